@@ -1,0 +1,10 @@
+import type { Config } from '@firebreak/config';
+import type { Readiness } from '@firebreak/schema';
+import type { ServiceContext } from '@firebreak/services';
+
+/** Everything the API's routes need, handed in by `main.ts` (or a test). Nothing reads process.env. */
+export interface ApiDeps {
+  ctx: ServiceContext;
+  ready: () => Promise<Readiness>;
+  config: Pick<Config, 'publicUrl'>;
+}

@@ -1,0 +1,7 @@
+import type { Readiness } from '@firebreak/schema';
+import type { ServiceContext } from '@firebreak/services';
+
+export interface ChatDeps {
+  ctx: ServiceContext;
+  ready: () => Promise<Readiness>;
+}

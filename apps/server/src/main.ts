@@ -1,0 +1,53 @@
+// `pnpm start`: the embedded default (CONTRACT.md §1). One process, one port (default 8080), every
+// app's routes and the worker; an embedded PostgreSQL without DATABASE_URL; Redis as found.
+import { resolve } from 'node:path';
+import { loadConfigOrExit } from '@firebreak/config';
+import { createLogger } from '@firebreak/logger';
+import { createRuntime, prepareDatabase, Shutdown, startServer } from '@firebreak/runtime';
+import { startWorker } from '@firebreak/worker';
+import { createServerApp } from './app';
+import { startEmbeddedPostgres } from './embedded-postgres';
+import { chooseStore } from './embedded-redis';
+
+const config = loadConfigOrExit();
+const logger = createLogger({ level: config.logLevel, name: 'firebreak' });
+const shutdown = new Shutdown(logger);
+shutdown.listen();
+
+try {
+  const dataDir = resolve(config.dataDir);
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    const database = await startEmbeddedPostgres(dataDir, logger);
+    shutdown.add('embedded postgres', database.stop);
+    databaseUrl = database.url;
+  }
+  const store = await chooseStore(config, logger);
+  shutdown.add('embedded redis', store.stop);
+
+  const runtime = createRuntime({ name: 'server', config, logger, databaseUrl, redisUrl: store.url });
+  shutdown.add('clients', runtime.close);
+  const database = await prepareDatabase(runtime, (admin) => {
+    const line = admin.generatedPassword
+      ? `First admin: ${admin.email} / ${admin.generatedPassword}   (shown once; keep it safe)`
+      : `First admin: ${admin.email} (password from BOOTSTRAP_ADMIN_PASSWORD)`;
+    process.stdout.write(`\n${line}\n`);
+  });
+  shutdown.add('database preparation', async () => database.stop());
+
+  const worker = startWorker(runtime.ctx);
+  shutdown.add('worker', () => worker.stop());
+
+  const app = createServerApp({ ctx: runtime.ctx, ready: runtime.ready, config });
+  const server = await startServer(app, config.port ?? 8080, logger);
+  shutdown.add('http server', () => server.close());
+
+  const storeNote = store.mode === 'degraded' ? ' (degraded: no Redis, background work waits)' : '';
+  logger.info({ url: server.url, store: store.mode }, 'firebreak started');
+  process.stdout.write(`\nFirebreak is running at ${server.url}${storeNote}\n`);
+  process.stdout.write('Press Ctrl-C to stop.\n\n');
+} catch (error) {
+  logger.fatal({ err: error }, `start-up failed: ${error instanceof Error ? error.message : String(error)}`);
+  await shutdown.run('start-up failed');
+  process.exit(1);
+}

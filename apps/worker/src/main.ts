@@ -1,0 +1,14 @@
+// The worker alone (split deployment): CONTRACT.md §1, `/health` and `/ready` on port 8084.
+import { runApp } from '@firebreak/runtime';
+import { createApp } from './app';
+import { startWorker } from './worker';
+
+await runApp({
+  name: 'worker',
+  defaultPort: 8084,
+  build: (runtime, shutdown) => {
+    const worker = startWorker(runtime.ctx);
+    shutdown.add('worker', () => worker.stop());
+    return createApp({ ctx: runtime.ctx, ready: runtime.ready });
+  },
+});

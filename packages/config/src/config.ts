@@ -1,0 +1,98 @@
+import { EnvSchema } from './schema';
+import { type Env, resolveSecretFiles } from './secrets';
+
+export interface Config {
+  /** Undefined means "the app's own default" (CONTRACT.md §1). */
+  port: number | undefined;
+  publicUrl: string | undefined;
+  databaseUrl: string | undefined;
+  dbMaxOpenConns: number;
+  redis: {
+    /** Undefined means "not configured": the embedded start then probes the default address. */
+    url: string | undefined;
+    password: string | undefined;
+    sentinels: Array<{ host: string; port: number }> | undefined;
+    sentinelMaster: string;
+  };
+  chat: {
+    botToken: string | undefined;
+    signingSecret: string | undefined;
+    apiUrl: string;
+  };
+  ai: {
+    provider: 'openai' | 'anthropic' | 'none';
+    baseUrl: string | undefined;
+    apiKey: string | undefined;
+    model: string | undefined;
+  };
+  rateLimitPerMinute: number;
+  bootstrapAdmin: { email: string; password: string } | undefined;
+  dataDir: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  trustProxy: boolean;
+  snsCertUrlPattern: RegExp;
+}
+
+export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+/** Parses the environment once; throws a `ConfigError` listing every problem. */
+export function loadConfig(rawEnv: Env = process.env): Config {
+  const problems: string[] = [];
+  const env = resolveSecretFiles(rawEnv, problems);
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const name = issue.path.length > 0 ? String(issue.path[0]) : 'environment';
+      problems.push(`${name}: ${issue.message}`);
+    }
+  }
+  if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    publicUrl: e.PUBLIC_URL,
+    databaseUrl: e.DATABASE_URL,
+    dbMaxOpenConns: e.DB_MAX_OPEN_CONNS,
+    redis: {
+      url: e.REDIS_URL,
+      password: e.KV_PASSWORD,
+      sentinels: e.KV_SENTINEL_ADDRS,
+      sentinelMaster: e.KV_SENTINEL_MASTER,
+    },
+    chat: { botToken: e.CHAT_BOT_TOKEN, signingSecret: e.CHAT_SIGNING_SECRET, apiUrl: e.CHAT_API_URL },
+    ai: { provider: e.AI_PROVIDER, baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY, model: e.AI_MODEL },
+    rateLimitPerMinute: e.RATE_LIMIT_REQUESTS_PER_MINUTE,
+    bootstrapAdmin:
+      e.BOOTSTRAP_ADMIN_EMAIL && e.BOOTSTRAP_ADMIN_PASSWORD
+        ? { email: e.BOOTSTRAP_ADMIN_EMAIL, password: e.BOOTSTRAP_ADMIN_PASSWORD }
+        : undefined,
+    dataDir: e.DATA_DIR,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    snsCertUrlPattern: e.SNS_CERT_URL_PATTERN,
+  };
+}
+
+/** For `main.ts`: one line per problem on stderr, then exit 1. Never prints secret values. */
+export function loadConfigOrExit(rawEnv: Env = process.env): Config {
+  try {
+    return loadConfig(rawEnv);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write('firebreak: invalid configuration\n');
+      for (const problem of error.problems) process.stderr.write(`  ${problem}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}

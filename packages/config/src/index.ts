@@ -1,0 +1,2 @@
+export * from './config';
+export { type Env, secretNames } from './secrets';

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+
+const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
+const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
+const optionalUrl = z.preprocess(emptyAsUndefined, z.url().optional());
+
+const boolean = z.preprocess(
+  emptyAsUndefined,
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+    .default('false')
+    .transform((value) => value === 'true' || value === '1' || value === 'yes'),
+);
+
+const positiveInt = (fallback: number) =>
+  z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(fallback));
+
+const sentinelAddrs = z.preprocess(
+  emptyAsUndefined,
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      const addrs = value.split(',').map((part) => part.trim());
+      return addrs.map((addr) => {
+        const match = /^(.+):(\d{1,5})$/.exec(addr);
+        if (!match) {
+          ctx.addIssue({ code: 'custom', message: `"${addr}" is not host:port` });
+          return { host: addr, port: 0 };
+        }
+        return { host: match[1]!, port: Number(match[2]) };
+      });
+    }),
+);
+
+const regex = z.preprocess(
+  emptyAsUndefined,
+  z
+    .string()
+    .default('^https://sns\\.[a-z0-9-]+\\.amazonaws\\.com(\\.cn)?/')
+    .transform((value, ctx) => {
+      try {
+        return new RegExp(value);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'is not a valid regular expression' });
+        return z.NEVER;
+      }
+    }),
+);
+
+/** CONTRACT.md §2, one entry per environment variable. */
+export const EnvSchema = z
+  .object({
+    PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).optional()),
+    PUBLIC_URL: optionalUrl,
+    DATABASE_URL: optionalString,
+    DB_MAX_OPEN_CONNS: positiveInt(25),
+    REDIS_URL: optionalString,
+    KV_PASSWORD: optionalString,
+    KV_SENTINEL_ADDRS: sentinelAddrs,
+    KV_SENTINEL_MASTER: z.preprocess(emptyAsUndefined, z.string().default('mymaster')),
+    CHAT_BOT_TOKEN: optionalString,
+    CHAT_SIGNING_SECRET: optionalString,
+    CHAT_API_URL: z.preprocess(emptyAsUndefined, z.url().default('https://slack.com/api/')),
+    AI_PROVIDER: z.preprocess(emptyAsUndefined, z.enum(['openai', 'anthropic', 'none']).default('none')),
+    AI_BASE_URL: optionalUrl,
+    AI_API_KEY: optionalString,
+    AI_MODEL: optionalString,
+    RATE_LIMIT_REQUESTS_PER_MINUTE: positiveInt(600),
+    BOOTSTRAP_ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email().optional()),
+    BOOTSTRAP_ADMIN_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(8).optional()),
+    DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./.data')),
+    LOG_LEVEL: z.preprocess(
+      emptyAsUndefined,
+      z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    ),
+    TRUST_PROXY: boolean,
+    SNS_CERT_URL_PATTERN: regex,
+  })
+  .superRefine((env, ctx) => {
+    if (env.REDIS_URL !== undefined && !/^rediss?:\/\//.test(env.REDIS_URL)) {
+      ctx.addIssue({ code: 'custom', path: ['REDIS_URL'], message: 'must start with redis:// or rediss://' });
+    }
+    if (env.DATABASE_URL !== undefined && !/^postgres(ql)?:\/\//.test(env.DATABASE_URL)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_URL'],
+        message: 'must start with postgres:// or postgresql://',
+      });
+    }
+    if ((env.BOOTSTRAP_ADMIN_EMAIL === undefined) !== (env.BOOTSTRAP_ADMIN_PASSWORD === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['BOOTSTRAP_ADMIN_EMAIL'],
+        message: 'BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD must be set together',
+      });
+    }
+    if (env.AI_PROVIDER === 'anthropic' && env.AI_API_KEY === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['AI_API_KEY'],
+        message: 'is required when AI_PROVIDER=anthropic',
+      });
+    }
+  });
+
+export type ParsedEnv = z.infer<typeof EnvSchema>;

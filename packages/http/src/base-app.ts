@@ -1,0 +1,38 @@
+import type { Logger } from '@firebreak/logger';
+import { AppError } from '@firebreak/schema';
+import { Hono } from 'hono';
+import { requestId } from 'hono/request-id';
+import type { AppEnv } from './env';
+import { errorResponse, handleError } from './errors';
+
+/**
+ * The Hono app every Firebreak process starts from: request ids, one log line per request, the
+ * error envelope and a 404 in the same shape. Each app adds its routes to it; the embedded start adds
+ * every app's routes to one of these.
+ */
+export function createBaseApp(logger: Logger): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use('*', requestId({ headerName: 'X-Request-Id' }));
+  app.use('*', async (c, next) => {
+    const started = performance.now();
+    const requestLogger = logger.child({ request_id: c.get('requestId') });
+    c.set('logger', requestLogger);
+    c.set('principal', undefined);
+    await next();
+    requestLogger.info(
+      {
+        method: c.req.method,
+        route: c.req.routePath,
+        path: c.req.path,
+        status: c.res.status,
+        duration_ms: Math.round((performance.now() - started) * 10) / 10,
+      },
+      'request',
+    );
+  });
+  app.onError(handleError);
+  app.notFound((c) =>
+    errorResponse(c, new AppError('not_found', `No route for ${c.req.method} ${c.req.path}.`)),
+  );
+  return app;
+}

@@ -1,0 +1,41 @@
+import { AppError, parseOrThrow } from '@firebreak/schema';
+import type { Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { z } from 'zod';
+
+export const API_BODY_LIMIT_BYTES = 256 * 1024;
+export const WEBHOOK_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Rejects bodies over `maxSize` with 413 `payload_too_large` before reading them whole. */
+export function limitBody(maxSize: number) {
+  return bodyLimit({
+    maxSize,
+    onError: () => {
+      throw new AppError('payload_too_large', `The request body is larger than ${maxSize} bytes.`);
+    },
+  });
+}
+
+export function requireJsonContentType(c: Context): void {
+  const type = c.req.header('content-type') ?? '';
+  if (!/^application\/(.+\+)?json\b/i.test(type)) {
+    throw new AppError(
+      'unsupported_media_type',
+      'Send the body as JSON with Content-Type: application/json.',
+    );
+  }
+}
+
+export function parseJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new AppError('invalid_json', 'The request body is not valid JSON.');
+  }
+}
+
+/** Content type, JSON syntax, then the schema: 415, 400 `invalid_json`, 400 `validation_failed`. */
+export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
+  requireJsonContentType(c);
+  return parseOrThrow(schema, parseJson(await c.req.text()));
+}

@@ -1,0 +1,38 @@
+import { isDatabaseUnavailable } from '@firebreak/db';
+import { AppError, errorEnvelope } from '@firebreak/schema';
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { AppEnv } from './env';
+
+/** Maps anything thrown by a route to the contract's error envelope (CONTRACT.md §4). */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (isDatabaseUnavailable(error)) {
+    return new AppError('database_unavailable', 'The database is unavailable. Try again shortly.');
+  }
+  if (error instanceof HTTPException && error.status === 413) {
+    return new AppError('payload_too_large', 'The request body is too large.');
+  }
+  return new AppError('internal', 'Something went wrong on our side.');
+}
+
+export function errorResponse(c: Context<AppEnv>, error: AppError): Response {
+  return c.json(errorEnvelope(error, c.get('requestId') ?? 'unknown'), error.status as ContentfulStatusCode);
+}
+
+export function handleError(error: unknown, c: Context<AppEnv>): Response {
+  const appError = toAppError(error);
+  const logger = c.get('logger');
+  if (appError.code === 'internal') {
+    logger?.error({ err: error }, 'request failed');
+  } else if (appError.code === 'database_unavailable') {
+    const cause = error as { code?: string; message?: string };
+    logger?.error({ cause: { code: cause.code, message: cause.message } }, 'database unavailable');
+  }
+  if (appError.code === 'rate_limited' && typeof appError.details === 'object' && appError.details) {
+    const retryAfter = (appError.details as { retry_after_seconds?: number }).retry_after_seconds;
+    if (retryAfter !== undefined) c.header('Retry-After', String(retryAfter));
+  }
+  return errorResponse(c, appError);
+}

@@ -1,0 +1,6 @@
+export * from './auth';
+export * from './base-app';
+export * from './body';
+export type { AppEnv } from './env';
+export * from './errors';
+export * from './health';

@@ -1,0 +1,2 @@
+export type { Redis } from 'ioredis';
+export * from './redis';

@@ -1,0 +1,5 @@
+export * from './prepare-database';
+export * from './run-app';
+export * from './runtime';
+export * from './serve';
+export * from './shutdown';

@@ -1,0 +1,31 @@
+import { loadConfigOrExit } from '@firebreak/config';
+import { prepareDatabase } from './prepare-database';
+import { createRuntime, type Runtime } from './runtime';
+import { type FetchApp, startServer } from './serve';
+import { Shutdown } from './shutdown';
+
+export interface RunAppOptions {
+  name: string;
+  defaultPort: number;
+  build: (runtime: Runtime, shutdown: Shutdown) => FetchApp | Promise<FetchApp>;
+}
+
+/** `main.ts` of an app started alone (split deployment, CONTRACT.md §1). */
+export async function runApp(options: RunAppOptions): Promise<void> {
+  const config = loadConfigOrExit();
+  const runtime = createRuntime({ name: options.name, config });
+  const shutdown = new Shutdown(runtime.logger);
+  shutdown.listen();
+  shutdown.add('clients', runtime.close);
+  const database = await prepareDatabase(runtime, (admin) => {
+    runtime.logger.info({ email: admin.email }, 'first admin created');
+    if (admin.generatedPassword) {
+      process.stdout.write(`First admin: ${admin.email} / ${admin.generatedPassword} (shown once)\n`);
+    }
+  });
+  shutdown.add('database preparation', async () => database.stop());
+  const app = await options.build(runtime, shutdown);
+  const server = await startServer(app, config.port ?? options.defaultPort, runtime.logger);
+  shutdown.add('http server', () => server.close());
+  runtime.logger.info({ url: server.url }, `${options.name} listening`);
+}

@@ -1,0 +1,61 @@
+import { type Config, DEFAULT_REDIS_URL } from '@firebreak/config';
+import { createSql, type Sql } from '@firebreak/db';
+import { createLogger, type Logger } from '@firebreak/logger';
+import { createRedis, type Redis } from '@firebreak/queue';
+import type { Readiness } from '@firebreak/schema';
+import { createReadinessProbe, type ServiceContext } from '@firebreak/services';
+
+/** The clients one Firebreak process holds, built once from the configuration. */
+export interface Runtime {
+  config: Config;
+  logger: Logger;
+  sql: Sql;
+  redis: Redis;
+  ctx: ServiceContext;
+  ready: () => Promise<Readiness>;
+  /** Closes the clients (not the servers or workers built on them). */
+  close(): Promise<void>;
+}
+
+export interface CreateRuntimeOptions {
+  name: string;
+  config: Config;
+  /** Overrides for the embedded start, which finds its database and store itself. */
+  databaseUrl?: string;
+  redisUrl?: string;
+  logger?: Logger;
+}
+
+export function createRuntime(options: CreateRuntimeOptions): Runtime {
+  const { config } = options;
+  const logger = options.logger ?? createLogger({ level: config.logLevel, name: options.name });
+  const databaseUrl = options.databaseUrl ?? config.databaseUrl;
+  if (!databaseUrl) throw new Error('DATABASE_URL is not set');
+  const sql = createSql(databaseUrl, {
+    max: config.dbMaxOpenConns,
+    applicationName: `firebreak-${options.name}`,
+  });
+  const redis = createRedis(
+    {
+      url: options.redisUrl ?? config.redis.url ?? DEFAULT_REDIS_URL,
+      password: config.redis.password,
+      sentinels: config.redis.sentinels,
+      sentinelMaster: config.redis.sentinelMaster,
+    },
+    'command',
+    logger,
+  );
+  const ctx: ServiceContext = { sql, redis, logger, now: () => new Date() };
+  return {
+    config,
+    logger,
+    sql,
+    redis,
+    ctx,
+    ready: createReadinessProbe({ sql, redis }),
+    close: async () => {
+      redis.disconnect();
+      await sql.end({ timeout: 5 });
+    },
+  };
+}

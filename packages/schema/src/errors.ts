@@ -1,0 +1,55 @@
+/**
+ * The one error vocabulary of the service (CONTRACT.md §4). Services throw `AppError`s; each app has
+ * one handler that turns them into the envelope `{error: {code, message, details?, request_id}}`.
+ */
+
+export const errorStatus = {
+  validation_failed: 400,
+  invalid_json: 400,
+  unauthorized: 401,
+  invalid_signature: 401,
+  forbidden: 403,
+  not_found: 404,
+  invalid_transition: 409,
+  conflict: 409,
+  ai_not_configured: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+  database_unavailable: 500,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export interface ValidationIssue {
+  path: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details: unknown;
+
+  constructor(code: ErrorCode, message: string, details?: unknown) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.details = details;
+  }
+
+  get status(): number {
+    return errorStatus[this.code];
+  }
+}
+
+export interface ErrorEnvelope {
+  error: { code: ErrorCode; message: string; details?: unknown; request_id: string };
+}
+
+export function errorEnvelope(error: AppError, requestId: string): ErrorEnvelope {
+  const body: ErrorEnvelope['error'] = { code: error.code, message: error.message, request_id: requestId };
+  if (error.details !== undefined) body.details = error.details;
+  return { error: body };
+}

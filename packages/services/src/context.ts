@@ -1,0 +1,11 @@
+import type { Sql } from '@firebreak/db';
+import type { Logger } from '@firebreak/logger';
+import type { Redis } from '@firebreak/queue';
+
+/** What every use case receives: its clients and the clock (injected so tests can move time). */
+export interface ServiceContext {
+  sql: Sql;
+  redis: Redis;
+  logger: Logger;
+  now: () => Date;
+}

@@ -1,0 +1,6 @@
+export * from './database';
+export * from './env';
+export * from './ports';
+export * from './private-postgres';
+export * from './private-redis';
+export * from './redis';
