@@ -4,3 +4,5 @@ export * from './ports';
 export * from './private-postgres';
 export * from './private-redis';
 export * from './redis';
+export * from './logs';
+export * from './fakes';

@@ -1,0 +1,58 @@
+export {
+  type AiMessage,
+  type AiProviderKind,
+  type AiRequest,
+  type AiResponder,
+  defaultAiResponder,
+  FakeAiProvider,
+  type FakeAiProviderOptions,
+  type MalformedShape,
+  startFakeAiProvider,
+} from './ai-provider';
+export {
+  DEFAULT_CHAT_IDENTITY,
+  DEFAULT_CHAT_USERS,
+  FakeChatApi,
+  type FakeChatApiOptions,
+  type FakeChatCall,
+  type FakeHookPost,
+  type OutageOptions,
+  startFakeChatApi,
+} from './chat-api';
+export {
+  type BlockActionInput,
+  blockActionsBody,
+  blockActionsPayload,
+  DEFAULT_SLASH_COMMAND,
+  eventCallback,
+  type SignedChatRequest,
+  type SlashCommandFields,
+  signChatRequest,
+  signedBlockActions,
+  signedChatRequest,
+  signedEvent,
+  signedSlashCommand,
+  slashCommandBody,
+  urlVerification,
+} from './chat-api/signing';
+export type {
+  FakeChannel,
+  FakeChatUser,
+  FakeEphemeral,
+  FakeMessage,
+  FakeUpdate,
+  SeedChannel,
+  WorkspaceIdentity,
+} from './chat-api/state';
+export { channelNameError, DEFAULT_BOT_SCOPES } from './chat-api/validation';
+export {
+  FakeOnCallApi,
+  type FakeOnCallApiOptions,
+  loadOnCallFixtures,
+  ONCALL_RESOURCES,
+  type OnCallDataSet,
+  type OnCallItem,
+  type OnCallRequestLogEntry,
+  type OnCallResource,
+  startFakeOnCallApi,
+} from './oncall-api';
