@@ -24,6 +24,8 @@ export interface CreateRuntimeOptions {
   databaseUrl?: string;
   redisUrl?: string;
   logger?: Logger;
+  /** Key prefix in Redis; `firebreak` unless a test needs its own. */
+  redisPrefix?: string;
 }
 
 export function createRuntime(options: CreateRuntimeOptions): Runtime {
@@ -45,7 +47,13 @@ export function createRuntime(options: CreateRuntimeOptions): Runtime {
     'command',
     logger,
   );
-  const ctx: ServiceContext = { sql, redis, logger, now: () => new Date() };
+  const ctx: ServiceContext = {
+    sql,
+    redis,
+    redisPrefix: options.redisPrefix ?? 'firebreak',
+    logger,
+    now: () => new Date(),
+  };
   return {
     config,
     logger,

@@ -6,6 +6,8 @@ import type { Redis } from '@firebreak/queue';
 export interface ServiceContext {
   sql: Sql;
   redis: Redis;
+  /** Prefix of every key this installation writes to Redis (tests use one of their own). */
+  redisPrefix: string;
   logger: Logger;
   now: () => Date;
 }

@@ -1,0 +1,55 @@
+// Test harness: a Runtime on a database and Redis key prefix of the test file's own. Imported by
+// tests only (`@firebreak/runtime/testing`).
+import { type Env, loadConfig } from '@firebreak/config';
+import {
+  captureLogs,
+  createTestDatabase,
+  createTestRedisPrefix,
+  deleteRedisKeys,
+  type LogCapture,
+  type TestDatabase,
+  testRedisUrl,
+} from '@firebreak/testing';
+import { createRuntime, type Runtime } from './runtime';
+
+export interface TestRuntime extends Runtime {
+  db: TestDatabase;
+  logs: LogCapture;
+  /** Closes the clients, drops the database and deletes the test's Redis keys. */
+  cleanup(): Promise<void>;
+}
+
+export interface TestRuntimeOptions {
+  /** Extra configuration, as environment variables. */
+  env?: Env;
+  /** Use this Redis instead of the shared one (e.g. a private server the test stops). */
+  redisUrl?: string;
+  /** Use this database instead of a fresh clone of the template. */
+  databaseUrl?: string;
+}
+
+export async function createTestRuntime(options: TestRuntimeOptions = {}): Promise<TestRuntime> {
+  const db = options.databaseUrl
+    ? { name: 'external', url: options.databaseUrl, drop: async () => {} }
+    : await createTestDatabase();
+  const redisUrl = options.redisUrl ?? testRedisUrl;
+  const redisPrefix = createTestRedisPrefix();
+  const logs = captureLogs();
+  const config = loadConfig({
+    DATABASE_URL: db.url,
+    REDIS_URL: redisUrl,
+    DB_MAX_OPEN_CONNS: '5',
+    ...options.env,
+  });
+  const runtime = createRuntime({ name: 'test', config, logger: logs.logger, redisPrefix });
+  return {
+    ...runtime,
+    db,
+    logs,
+    cleanup: async () => {
+      await runtime.close();
+      await db.drop();
+      if (!options.redisUrl) await deleteRedisKeys(redisPrefix);
+    },
+  };
+}
