@@ -1,4 +1,4 @@
-import { EnvSchema } from './schema';
+import { crossVariableProblems, EnvSchema } from './schema';
 import { type Env, resolveSecretFiles } from './secrets';
 
 export interface Config {
@@ -56,6 +56,7 @@ export function loadConfig(rawEnv: Env = process.env): Config {
       problems.push(`${name}: ${issue.message}`);
     }
   }
+  problems.push(...crossVariableProblems(env));
   if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
   const e = parsed.data;
   return {

@@ -50,59 +50,62 @@ const regex = z.preprocess(
 );
 
 /** CONTRACT.md §2, one entry per environment variable. */
-export const EnvSchema = z
-  .object({
-    PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).optional()),
-    PUBLIC_URL: optionalUrl,
-    DATABASE_URL: optionalString,
-    DB_MAX_OPEN_CONNS: positiveInt(25),
-    REDIS_URL: optionalString,
-    KV_PASSWORD: optionalString,
-    KV_SENTINEL_ADDRS: sentinelAddrs,
-    KV_SENTINEL_MASTER: z.preprocess(emptyAsUndefined, z.string().default('mymaster')),
-    CHAT_BOT_TOKEN: optionalString,
-    CHAT_SIGNING_SECRET: optionalString,
-    CHAT_API_URL: z.preprocess(emptyAsUndefined, z.url().default('https://slack.com/api/')),
-    AI_PROVIDER: z.preprocess(emptyAsUndefined, z.enum(['openai', 'anthropic', 'none']).default('none')),
-    AI_BASE_URL: optionalUrl,
-    AI_API_KEY: optionalString,
-    AI_MODEL: optionalString,
-    RATE_LIMIT_REQUESTS_PER_MINUTE: positiveInt(600),
-    BOOTSTRAP_ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email().optional()),
-    BOOTSTRAP_ADMIN_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(8).optional()),
-    DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./.data')),
-    LOG_LEVEL: z.preprocess(
-      emptyAsUndefined,
-      z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    ),
-    TRUST_PROXY: boolean,
-    SNS_CERT_URL_PATTERN: regex,
-  })
-  .superRefine((env, ctx) => {
-    if (env.REDIS_URL !== undefined && !/^rediss?:\/\//.test(env.REDIS_URL)) {
-      ctx.addIssue({ code: 'custom', path: ['REDIS_URL'], message: 'must start with redis:// or rediss://' });
-    }
-    if (env.DATABASE_URL !== undefined && !/^postgres(ql)?:\/\//.test(env.DATABASE_URL)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['DATABASE_URL'],
-        message: 'must start with postgres:// or postgresql://',
-      });
-    }
-    if ((env.BOOTSTRAP_ADMIN_EMAIL === undefined) !== (env.BOOTSTRAP_ADMIN_PASSWORD === undefined)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['BOOTSTRAP_ADMIN_EMAIL'],
-        message: 'BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD must be set together',
-      });
-    }
-    if (env.AI_PROVIDER === 'anthropic' && env.AI_API_KEY === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['AI_API_KEY'],
-        message: 'is required when AI_PROVIDER=anthropic',
-      });
-    }
-  });
+export const EnvSchema = z.object({
+  PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).optional()),
+  PUBLIC_URL: optionalUrl,
+  DATABASE_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+      .optional(),
+  ),
+  DB_MAX_OPEN_CONNS: positiveInt(25),
+  REDIS_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+      .optional(),
+  ),
+  KV_PASSWORD: optionalString,
+  KV_SENTINEL_ADDRS: sentinelAddrs,
+  KV_SENTINEL_MASTER: z.preprocess(emptyAsUndefined, z.string().default('mymaster')),
+  CHAT_BOT_TOKEN: optionalString,
+  CHAT_SIGNING_SECRET: optionalString,
+  CHAT_API_URL: z.preprocess(emptyAsUndefined, z.url().default('https://slack.com/api/')),
+  AI_PROVIDER: z.preprocess(emptyAsUndefined, z.enum(['openai', 'anthropic', 'none']).default('none')),
+  AI_BASE_URL: optionalUrl,
+  AI_API_KEY: optionalString,
+  AI_MODEL: optionalString,
+  RATE_LIMIT_REQUESTS_PER_MINUTE: positiveInt(600),
+  BOOTSTRAP_ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email().optional()),
+  BOOTSTRAP_ADMIN_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(8).optional()),
+  DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./.data')),
+  LOG_LEVEL: z.preprocess(
+    emptyAsUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+  TRUST_PROXY: boolean,
+  SNS_CERT_URL_PATTERN: regex,
+});
+
+/**
+ * Rules between variables. Checked on the raw environment, apart from the schema, so they are
+ * reported together with every per-variable problem rather than only once those are fixed.
+ */
+export function crossVariableProblems(env: Record<string, string | undefined>): string[] {
+  const set = (name: string) => env[name] !== undefined && env[name] !== '';
+  const problems: string[] = [];
+  if (set('BOOTSTRAP_ADMIN_EMAIL') !== set('BOOTSTRAP_ADMIN_PASSWORD')) {
+    problems.push(
+      'BOOTSTRAP_ADMIN_EMAIL: BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD must be set together',
+    );
+  }
+  if (env.AI_PROVIDER === 'anthropic' && !set('AI_API_KEY')) {
+    problems.push('AI_API_KEY: is required when AI_PROVIDER=anthropic');
+  }
+  return problems;
+}
 
 export type ParsedEnv = z.infer<typeof EnvSchema>;

@@ -1,6 +1,9 @@
 // Test harness: a Runtime on a database and Redis key prefix of the test file's own. Imported by
 // tests only (`@firebreak/runtime/testing`).
 import { type Env, loadConfig } from '@firebreak/config';
+import { users } from '@firebreak/db';
+import type { Role } from '@firebreak/schema';
+import { hashPassword, login } from '@firebreak/services';
 import {
   captureLogs,
   createTestDatabase,
@@ -52,4 +55,30 @@ export async function createTestRuntime(options: TestRuntimeOptions = {}): Promi
       if (!options.redisUrl) await deleteRedisKeys(redisPrefix);
     },
   };
+}
+
+export interface TestUser {
+  id: string;
+  email: string;
+  password: string;
+  role: Role;
+  /** A live session token for this user. */
+  token: string;
+}
+
+let userCounter = 0;
+
+/** A user of the given role with a known password and a session token, made through the services. */
+export async function createTestUser(runtime: Runtime, role: Role, name?: string): Promise<TestUser> {
+  userCounter += 1;
+  const email = `${role}-${userCounter}-${Date.now()}@example.test`;
+  const password = `password-${role}-${userCounter}`;
+  const row = await users.insertUser(runtime.sql, {
+    email,
+    name: name ?? `Test ${role} ${userCounter}`,
+    role,
+    passwordHash: await hashPassword(password),
+  });
+  const { token } = await login(runtime.ctx, { email, password });
+  return { id: row.id, email, password, role, token };
 }

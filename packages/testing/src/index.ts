@@ -1,6 +1,7 @@
 export * from './database';
 export * from './env';
 export * from './fakes';
+export * from './http';
 export * from './logs';
 export * from './ports';
 export * from './private-postgres';

@@ -22,6 +22,8 @@ export class PrivatePostgres {
   private readonly dir: string;
   private readonly server: EmbeddedPostgres;
   private running = false;
+  /** The server's last lines, to explain a failed start. */
+  private readonly output: string[] = [];
 
   private constructor(port: number, options: PrivatePostgresOptions) {
     this.port = port;
@@ -35,9 +37,13 @@ export class PrivatePostgres {
       persistent: true,
       // Only root needs a separate server user (the package refuses the option otherwise).
       createPostgresUser: process.getuid?.() === 0,
-      postgresFlags: ['-k', this.dir, ...(options.postgresFlags ?? [])],
-      onLog: () => {},
-      onError: () => {},
+      // TCP on loopback only: no Unix socket (the temporary directory belongs to root).
+      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-k', '', ...(options.postgresFlags ?? [])],
+      onLog: (message) => {
+        this.output.push(String(message));
+        if (this.output.length > 40) this.output.shift();
+      },
+      onError: (error) => this.output.push(String(error)),
     });
   }
 
@@ -46,8 +52,12 @@ export class PrivatePostgres {
     // The temporary directory is created by root; the server user must be able to enter it.
     const { chmodSync } = await import('node:fs');
     chmodSync(pg.dir, 0o755);
-    await pg.server.initialise();
-    await pg.start();
+    try {
+      await pg.server.initialise();
+      await pg.start();
+    } catch (error) {
+      throw new Error(`private PostgreSQL did not start: ${String(error)}\n${pg.output.join('')}`);
+    }
     return pg;
   }
 

@@ -70,6 +70,7 @@ export class PrivateRedis {
           maxRetriesPerRequest: 0,
           retryStrategy: () => null,
         });
+        client.on('error', () => {}); // a refused connection while starting is expected
         try {
           await client.connect();
           return (await client.ping()) === 'PONG';

@@ -1,0 +1,30 @@
+import { createTestRuntime, type TestRuntime } from '@firebreak/runtime/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from './app';
+
+// CONTRACT.md §3: every /api/v1 path except these needs a token.
+const publicRoutes = new Set(['POST /api/v1/auth/login', 'POST /api/v1/auth/setup']);
+
+let runtime: TestRuntime;
+beforeAll(async () => {
+  runtime = await createTestRuntime();
+});
+afterAll(() => runtime.cleanup());
+
+describe('route guard', () => {
+  it('answers 401 on every non-public /api/v1 route when no token is sent', async () => {
+    const app = createApp({ ctx: runtime.ctx, ready: runtime.ready, config: { publicUrl: undefined } });
+    const routes = app.routes.filter((r) => r.method !== 'ALL' && r.path.startsWith('/api/v1/'));
+    const guarded = routes.filter((r) => !publicRoutes.has(`${r.method} ${r.path}`));
+    expect(guarded.length).toBeGreaterThan(3);
+    for (const route of guarded) {
+      const path = route.path.replace(/:[a-z_]+/g, '00000000-0000-4000-8000-000000000000');
+      const res = await app.request(path, {
+        method: route.method,
+        headers: { 'content-type': 'application/json' },
+        ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { body: '{}' }),
+      });
+      expect(`${route.method} ${route.path} -> ${res.status}`).toBe(`${route.method} ${route.path} -> 401`);
+    }
+  });
+});
