@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# `pnpm test`: lint, type-check, then every test against the machine's PostgreSQL and Redis.
+# Ends with one plain summary line ("Tests: N passed, N failed, N skipped") for CI logs.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+pnpm lint || exit 1
+pnpm typecheck || exit 1
+rm -f test-results/vitest.json
+pnpm exec vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json "$@"
+status=$?
+node scripts/test-summary.mjs test-results/vitest.json || status=1
+exit $status
