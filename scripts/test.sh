@@ -2,6 +2,7 @@
 # `pnpm test`: lint, type-check, then every test against the machine's PostgreSQL and Redis.
 # Ends with one plain summary line ("Tests: N passed, N failed, N skipped") for CI logs.
 set -uo pipefail
+export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
 cd "$(dirname "$0")/.."
 
 pnpm lint || exit 1

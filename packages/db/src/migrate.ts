@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Sql } from './client';
@@ -12,7 +12,12 @@ import type { Sql } from './client';
  * diverging between installations.
  */
 
-export const migrationsDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
+/** Beside a production bundle (`dist/migrations`), else the package's own folder. */
+export const migrationsDir = (() => {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const bundled = join(here, 'migrations');
+  return existsSync(bundled) ? bundled : join(here, '..', 'migrations');
+})();
 
 export interface Migration {
   version: number;

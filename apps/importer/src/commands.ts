@@ -1,0 +1,4 @@
+import type { CliCommand } from './cli';
+
+/** The import sources this build offers. */
+export const commands: CliCommand[] = [];

@@ -1,0 +1,80 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { getFreePort, PrivatePostgres, PrivateRedis, waitFor } from '@firebreak/testing';
+import postgres from 'postgres';
+import type { BenchEnvironment } from './types';
+
+const repoRoot = resolve(import.meta.dirname, '../..');
+const ADMIN = { email: 'bench@example.test', password: 'bench-password-123' };
+
+export interface RunningEnvironment extends BenchEnvironment {
+  serverPid: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * A private PostgreSQL and Redis (never the machine's shared ones) and the production bundle of
+ * `pnpm start` on them, in its own process so that load generation does not share its CPU time.
+ */
+export async function startEnvironment(): Promise<RunningEnvironment> {
+  execFileSync('pnpm', ['build'], { cwd: repoRoot, stdio: 'inherit' });
+  const [pg, redis] = await Promise.all([
+    PrivatePostgres.start({ postgresFlags: ['-c', 'max_connections=200'] }),
+    PrivateRedis.start({ appendOnly: true }),
+  ]);
+  const admin = postgres(pg.url(), { max: 1, onnotice: () => {} });
+  await admin`create database firebreak_bench`;
+  await admin.end();
+  const databaseUrl = pg.url('firebreak_bench');
+
+  const port = await getFreePort();
+  const server: ChildProcess = spawn('node', ['apps/server/dist/main.js'], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redis.url,
+      LOG_LEVEL: 'warn',
+      BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
+      BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+      // The benchmarks measure the service, not the rate limiter.
+      RATE_LIMIT_REQUESTS_PER_MINUTE: '100000000',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(async () => (await fetch(`${url}/health`)).ok, { timeoutMs: 60_000, what: 'server' });
+  const login = await waitFor(
+    async () => {
+      const res = await fetch(`${url}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(ADMIN),
+      });
+      return res.ok ? ((await res.json()) as { token: string }) : undefined;
+    },
+    { what: 'admin login' },
+  );
+  return {
+    url,
+    adminToken: login.token,
+    databaseUrl,
+    redisUrl: redis.url,
+    serverPid: server.pid!,
+    stop: async () => {
+      await new Promise((done) => {
+        server.once('exit', done);
+        server.kill('SIGTERM');
+      });
+      await Promise.all([pg.destroy(), redis.destroy()]);
+    },
+  };
+}
+
+/** Resident set size of a process, from /proc (Linux). */
+export function rssMegabytes(pid: number): number {
+  const status = execFileSync('cat', [`/proc/${pid}/status`], { encoding: 'utf8' });
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}

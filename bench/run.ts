@@ -1,0 +1,37 @@
+// `pnpm bench`: every benchmark against a private PostgreSQL and Redis, one table, and JSON in
+// bench/results/latest.json. Bounded in time; loopback only.
+import { cpus, totalmem } from 'node:os';
+import { resolve } from 'node:path';
+import { rssMegabytes, startEnvironment } from './lib/environment';
+import { printTable, writeJson } from './lib/report';
+import type { Benchmark, BenchResult } from './lib/types';
+import { apiBaseline } from './suites/api-baseline';
+
+const benchmarks: Benchmark[] = [apiBaseline];
+
+const env = await startEnvironment();
+const results: BenchResult[] = [];
+try {
+  results.push({
+    name: 'server RSS, idle after start',
+    value: rssMegabytes(env.serverPid),
+    unit: 'MiB',
+    target: { op: '<=', value: 300 },
+  });
+  for (const benchmark of benchmarks) {
+    process.stderr.write(`running ${benchmark.name}…\n`);
+    results.push(...(await benchmark.run(env)));
+  }
+  results.push({ name: 'server RSS after the load', value: rssMegabytes(env.serverPid), unit: 'MiB' });
+} finally {
+  await env.stop();
+}
+console.log('');
+printTable(results);
+const file = writeJson(resolve(import.meta.dirname, 'results'), results, {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: cpus().length,
+  memory_gib: Math.round(totalmem() / 2 ** 30),
+});
+console.log(`\nwritten to ${file}`);

