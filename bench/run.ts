@@ -6,8 +6,9 @@ import { rssMegabytes, startEnvironment } from './lib/environment';
 import { printTable, writeJson } from './lib/report';
 import type { Benchmark, BenchResult } from './lib/types';
 import { apiBaseline } from './suites/api-baseline';
+import { incidentList } from './suites/incident-list';
 
-const benchmarks: Benchmark[] = [apiBaseline];
+const benchmarks: Benchmark[] = [apiBaseline, incidentList];
 
 const env = await startEnvironment();
 const results: BenchResult[] = [];

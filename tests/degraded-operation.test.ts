@@ -24,7 +24,7 @@ beforeAll(async () => {
   await migrate(setup);
   await setup.end();
   runtime = await createTestRuntime({ redisUrl: redis.url, databaseUrl: postgres.url() });
-  app = createApp({ ctx: runtime.ctx, ready: runtime.ready, config: { publicUrl: undefined } });
+  app = createApp({ ctx: runtime.ctx, ready: runtime.ready, config: runtime.config });
   user = await createTestUser(runtime, 'member');
 });
 afterAll(async () => {

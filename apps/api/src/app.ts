@@ -1,30 +1,43 @@
 import {
-  API_BODY_LIMIT_BYTES,
   type AppEnv,
   addHealthRoutes,
   createBaseApp,
+  createRateLimit,
   createRequireRole,
-  limitBody,
+  limitApiBody,
 } from '@firebreak/http';
 import type { Hono } from 'hono';
 import type { ApiDeps } from './deps';
 import { addApiKeyRoutes } from './routes/api-keys';
 import { addAuthRoutes } from './routes/auth';
+import { addIncidentRoutes } from './routes/incidents';
+import { addMetricsRoute } from './routes/metrics';
+import { addOpenApiRoute } from './routes/openapi';
 
 export type { ApiDeps } from './deps';
 
-/** The incident API's routes (CONTRACT.md §1: `/api/v1/*` except webhooks and chat). */
+/** The incident API's routes (CONTRACT.md §1: `/api/v1/*` except webhooks and chat, and `/metrics`). */
 export function addApiRoutes(app: Hono<AppEnv>, deps: ApiDeps): void {
   const requireRole = createRequireRole(deps.ctx);
-  for (const path of ['/api/v1/auth/*', '/api/v1/api-keys', '/api/v1/api-keys/*']) {
-    app.use(path, limitBody(API_BODY_LIMIT_BYTES));
-  }
+  app.use(
+    '/api/v1/*',
+    createRateLimit({
+      redis: deps.ctx.redis,
+      keyPrefix: deps.ctx.redisPrefix,
+      requestsPerMinute: deps.config.rateLimitPerMinute,
+      trustProxy: deps.config.trustProxy,
+    }),
+  );
+  app.use('/api/v1/*', limitApiBody());
+  addOpenApiRoute(app);
   addAuthRoutes(app, deps, requireRole);
   addApiKeyRoutes(app, deps, requireRole);
+  addIncidentRoutes(app, deps, requireRole);
+  addMetricsRoute(app, deps);
 }
 
 export function createApp(deps: ApiDeps): Hono<AppEnv> {
-  const app = createBaseApp(deps.ctx.logger);
+  const app = createBaseApp(deps.ctx.logger, deps.ctx.metrics);
   addHealthRoutes(app, deps.ready);
   addApiRoutes(app, deps);
   return app;

@@ -16,7 +16,7 @@ let viewer: TestUser;
 
 beforeAll(async () => {
   runtime = await createTestRuntime();
-  app = createApp({ ctx: runtime.ctx, ready: runtime.ready, config: { publicUrl: undefined } });
+  app = createApp({ ctx: runtime.ctx, ready: runtime.ready, config: runtime.config });
   admin = await createTestUser(runtime, 'admin');
   member = await createTestUser(runtime, 'member');
   viewer = await createTestUser(runtime, 'viewer');

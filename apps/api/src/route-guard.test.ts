@@ -3,7 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app';
 
 // CONTRACT.md §3: every /api/v1 path except these needs a token.
-const publicRoutes = new Set(['POST /api/v1/auth/login', 'POST /api/v1/auth/setup']);
+const publicRoutes = new Set([
+  'POST /api/v1/auth/login',
+  'POST /api/v1/auth/setup',
+  'GET /api/v1/openapi.json',
+]);
 
 let runtime: TestRuntime;
 beforeAll(async () => {
@@ -13,7 +17,7 @@ afterAll(() => runtime.cleanup());
 
 describe('route guard', () => {
   it('answers 401 on every non-public /api/v1 route when no token is sent', async () => {
-    const app = createApp({ ctx: runtime.ctx, ready: runtime.ready, config: { publicUrl: undefined } });
+    const app = createApp({ ctx: runtime.ctx, ready: runtime.ready, config: runtime.config });
     const routes = app.routes.filter((r) => r.method !== 'ALL' && r.path.startsWith('/api/v1/'));
     const guarded = routes.filter((r) => !publicRoutes.has(`${r.method} ${r.path}`));
     expect(guarded.length).toBeGreaterThan(3);

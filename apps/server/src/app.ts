@@ -7,7 +7,7 @@ import type { Hono } from 'hono';
  * own routes through the same function it uses when it runs alone, so both shapes serve the same API.
  */
 export function createServerApp(deps: ApiDeps): Hono<AppEnv> {
-  const app = createBaseApp(deps.ctx.logger);
+  const app = createBaseApp(deps.ctx.logger, deps.ctx.metrics);
   addHealthRoutes(app, deps.ready);
   addApiRoutes(app, deps);
   return app;

@@ -1,1 +1,2 @@
+export * from './incident-lifecycle';
 export * from './roles';

@@ -1,4 +1,5 @@
 import type { Logger } from '@firebreak/logger';
+import type { Metrics } from '@firebreak/metrics';
 import { AppError } from '@firebreak/schema';
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
@@ -10,7 +11,7 @@ import { errorResponse, handleError } from './errors';
  * error envelope and a 404 in the same shape. Each app adds its routes to it; the embedded start adds
  * every app's routes to one of these.
  */
-export function createBaseApp(logger: Logger): Hono<AppEnv> {
+export function createBaseApp(logger: Logger, metrics?: Metrics): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use('*', requestId({ headerName: 'X-Request-Id' }));
   app.use('*', async (c, next) => {
@@ -19,15 +20,21 @@ export function createBaseApp(logger: Logger): Hono<AppEnv> {
     c.set('logger', requestLogger);
     c.set('principal', undefined);
     await next();
+    const seconds = (performance.now() - started) / 1000;
+    const route = c.req.routePath;
     requestLogger.info(
       {
         method: c.req.method,
-        route: c.req.routePath,
+        route,
         path: c.req.path,
         status: c.res.status,
-        duration_ms: Math.round((performance.now() - started) * 10) / 10,
+        duration_ms: Math.round(seconds * 10_000) / 10,
       },
       'request',
+    );
+    metrics?.httpRequestDuration.observe(
+      { method: c.req.method, route, status: String(c.res.status) },
+      seconds,
     );
   });
   app.onError(handleError);

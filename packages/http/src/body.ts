@@ -1,19 +1,26 @@
 import { AppError, parseOrThrow } from '@firebreak/schema';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
+import { isApiPath } from './api-paths';
 
 export const API_BODY_LIMIT_BYTES = 256 * 1024;
 export const WEBHOOK_BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Rejects bodies over `maxSize` with 413 `payload_too_large` before reading them whole. */
-export function limitBody(maxSize: number) {
+export function limitBody(maxSize: number): MiddlewareHandler {
   return bodyLimit({
     maxSize,
     onError: () => {
       throw new AppError('payload_too_large', `The request body is larger than ${maxSize} bytes.`);
     },
   });
+}
+
+/** The API's 256 KiB limit, on API paths only (webhooks have their own, larger one). */
+export function limitApiBody(): MiddlewareHandler {
+  const limit = limitBody(API_BODY_LIMIT_BYTES);
+  return (c, next) => (isApiPath(c.req.path) ? limit(c, next) : next());
 }
 
 export function requireJsonContentType(c: Context): void {

@@ -1,2 +1,3 @@
 export type { Redis } from 'ioredis';
+export * from './jobs';
 export * from './redis';

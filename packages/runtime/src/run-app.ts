@@ -13,6 +13,13 @@ export interface RunAppOptions {
 /** `main.ts` of an app started alone (split deployment, CONTRACT.md §1). */
 export async function runApp(options: RunAppOptions): Promise<void> {
   const config = loadConfigOrExit();
+  if (!config.databaseUrl) {
+    process.stderr.write(
+      `firebreak: invalid configuration\n  DATABASE_URL: is required when the ${options.name} app runs alone ` +
+        '(only `pnpm start` embeds a database)\n',
+    );
+    process.exit(1);
+  }
   const runtime = createRuntime({ name: options.name, config });
   const shutdown = new Shutdown(runtime.logger);
   shutdown.listen();

@@ -1,6 +1,7 @@
 import { type Config, DEFAULT_REDIS_URL } from '@firebreak/config';
 import { createSql, type Sql } from '@firebreak/db';
 import { createLogger, type Logger } from '@firebreak/logger';
+import { createMetrics } from '@firebreak/metrics';
 import { createRedis, type Redis } from '@firebreak/queue';
 import type { Readiness } from '@firebreak/schema';
 import { createReadinessProbe, type ServiceContext } from '@firebreak/services';
@@ -52,6 +53,7 @@ export function createRuntime(options: CreateRuntimeOptions): Runtime {
     redis,
     redisPrefix: options.redisPrefix ?? 'firebreak',
     logger,
+    metrics: createMetrics(),
     now: () => new Date(),
   };
   return {

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * The one error vocabulary of the service (CONTRACT.md §4). Services throw `AppError`s; each app has
  * one handler that turns them into the envelope `{error: {code, message, details?, request_id}}`.
@@ -53,3 +55,13 @@ export function errorEnvelope(error: AppError, requestId: string): ErrorEnvelope
   if (error.details !== undefined) body.details = error.details;
   return { error: body };
 }
+
+/** The envelope as a schema, for the OpenAPI document. */
+export const ErrorBody = z.object({
+  error: z.object({
+    code: z.enum(Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]]),
+    message: z.string(),
+    details: z.unknown().optional(),
+    request_id: z.string(),
+  }),
+});

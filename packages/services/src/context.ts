@@ -1,5 +1,6 @@
 import type { Sql } from '@firebreak/db';
 import type { Logger } from '@firebreak/logger';
+import type { Metrics } from '@firebreak/metrics';
 import type { Redis } from '@firebreak/queue';
 
 /** What every use case receives: its clients and the clock (injected so tests can move time). */
@@ -9,5 +10,6 @@ export interface ServiceContext {
   /** Prefix of every key this installation writes to Redis (tests use one of their own). */
   redisPrefix: string;
   logger: Logger;
+  metrics: Metrics;
   now: () => Date;
 }

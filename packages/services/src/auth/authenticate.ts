@@ -1,4 +1,4 @@
-import { apiKeys, sessions, users } from '@firebreak/db';
+import { apiKeys, sessions } from '@firebreak/db';
 import type { ServiceContext } from '../context';
 import type { Principal } from './principal';
 import { hashToken, tokenKind } from './tokens';
@@ -14,11 +14,13 @@ export async function authenticate(ctx: ServiceContext, token: string): Promise<
   if (kind === 'api_key') {
     const key = await apiKeys.useApiKey(ctx.sql, hashToken(token), ctx.now());
     if (!key) return undefined;
-    const creator = key.created_by ? await users.findUserById(ctx.sql, key.created_by) : undefined;
     return {
       kind,
       role: key.role,
-      user: creator ? { id: creator.id, name: creator.name, email: creator.email } : null,
+      user:
+        key.created_by && key.creator_name !== null
+          ? { id: key.created_by, name: key.creator_name, email: key.creator_email ?? '' }
+          : null,
       apiKeyId: key.id,
       apiKeyName: key.name,
     };

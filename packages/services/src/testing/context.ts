@@ -1,5 +1,6 @@
 // Test-only: a ServiceContext on a database of the test file's own and the shared Redis.
 import { createSql } from '@firebreak/db';
+import { createMetrics } from '@firebreak/metrics';
 import { createRedis } from '@firebreak/queue';
 import {
   captureLogs,
@@ -24,7 +25,14 @@ export async function createTestContext(): Promise<TestContext> {
   const redis = createRedis({ url: testRedisUrl }, 'command', logs.logger);
   const redisPrefix = createTestRedisPrefix();
   return {
-    ctx: { sql, redis, redisPrefix, logger: logs.logger, now: () => new Date() },
+    ctx: {
+      sql,
+      redis,
+      redisPrefix,
+      logger: logs.logger,
+      metrics: createMetrics({ defaultMetrics: false }),
+      now: () => new Date(),
+    },
     logs,
     cleanup: async () => {
       redis.disconnect();

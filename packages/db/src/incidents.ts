@@ -1,0 +1,143 @@
+import type { IncidentSeverity, IncidentSource, IncidentStatus } from '@firebreak/schema';
+import type { Queryable } from './client';
+
+export interface IncidentRow {
+  id: string;
+  number: number;
+  title: string;
+  description: string;
+  severity: IncidentSeverity;
+  status: IncidentStatus;
+  source: IncidentSource;
+  commander_id: string | null;
+  escalation_policy_id: string | null;
+  routing_rule_id: string | null;
+  chat_channel_id: string | null;
+  chat_channel_name: string | null;
+  all_alerts_resolved: boolean;
+  created_at: Date;
+  updated_at: Date;
+  acknowledged_at: Date | null;
+  resolved_at: Date | null;
+  mttr_seconds: number | null;
+}
+
+/** An incident with what the API shows beside it: the commander and the number of linked alerts. */
+export interface IncidentView extends IncidentRow {
+  commander_name: string | null;
+  commander_email: string | null;
+  alert_count: number;
+}
+
+export interface InsertIncident {
+  title: string;
+  description: string;
+  severity: IncidentSeverity;
+  source: IncidentSource;
+  commanderId: string | null;
+  escalationPolicyId?: string | null;
+  routingRuleId?: string | null;
+  createdAt: Date;
+}
+
+export async function insertIncident(sql: Queryable, incident: InsertIncident): Promise<IncidentRow> {
+  const [row] = await sql<IncidentRow[]>`
+    insert into incidents (title, description, severity, source, commander_id, escalation_policy_id,
+                           routing_rule_id, created_at, updated_at)
+    values (${incident.title}, ${incident.description}, ${incident.severity}, ${incident.source},
+            ${incident.commanderId}, ${incident.escalationPolicyId ?? null}, ${incident.routingRuleId ?? null},
+            ${incident.createdAt}, ${incident.createdAt})
+    returning *`;
+  return row!;
+}
+
+/** `ref` is the UUID or the sequential number (CONTRACT.md: `{id}` accepts either). */
+export type IncidentRef = { id: string } | { number: number };
+
+function refCondition(sql: Queryable, ref: IncidentRef) {
+  return 'id' in ref ? sql`i.id = ${ref.id}` : sql`i.number = ${ref.number}`;
+}
+
+const viewColumns = (sql: Queryable) => sql`
+  i.*, u.name as commander_name, u.email as commander_email,
+  (select count(*)::int from alerts a where a.incident_id = i.id) as alert_count`;
+
+export async function findIncidentView(sql: Queryable, ref: IncidentRef): Promise<IncidentView | undefined> {
+  const [row] = await sql<IncidentView[]>`
+    select ${viewColumns(sql)}
+    from incidents i left join users u on u.id = i.commander_id
+    where ${refCondition(sql, ref)}`;
+  return row;
+}
+
+/** Locks the incident row for the rest of the transaction, so concurrent changes queue up. */
+export async function lockIncident(sql: Queryable, ref: IncidentRef): Promise<IncidentRow | undefined> {
+  const [row] = await sql<
+    IncidentRow[]
+  >`select i.* from incidents i where ${refCondition(sql, ref)} for update`;
+  return row;
+}
+
+export interface ListIncidentsFilter {
+  status?: IncidentStatus | undefined;
+  severity?: IncidentSeverity | undefined;
+  /** Only incidents numbered below this (the cursor: the list is newest first). */
+  beforeNumber?: number | undefined;
+  limit: number;
+}
+
+export async function listIncidentViews(
+  sql: Queryable,
+  filter: ListIncidentsFilter,
+): Promise<IncidentView[]> {
+  return sql<IncidentView[]>`
+    select ${viewColumns(sql)}
+    from incidents i left join users u on u.id = i.commander_id
+    where true
+      ${filter.status ? sql`and i.status = ${filter.status}` : sql``}
+      ${filter.severity ? sql`and i.severity = ${filter.severity}` : sql``}
+      ${filter.beforeNumber !== undefined ? sql`and i.number < ${filter.beforeNumber}` : sql``}
+    order by i.number desc
+    limit ${filter.limit}`;
+}
+
+/**
+ * Moves an incident from one status to another only if it still has the `from` status (a conditional
+ * update): of two concurrent acknowledgements exactly one changes the row.
+ */
+export async function changeStatus(
+  sql: Queryable,
+  change: { id: string; from: IncidentStatus; to: IncidentStatus; at: Date; mttrSeconds: number | null },
+): Promise<IncidentRow | undefined> {
+  const [row] = await sql<IncidentRow[]>`
+    update incidents set
+      status = ${change.to},
+      acknowledged_at = case when ${change.to} = 'acknowledged' then ${change.at}::timestamptz
+                             else acknowledged_at end,
+      resolved_at = case when ${change.to} = 'resolved' then ${change.at}::timestamptz else resolved_at end,
+      mttr_seconds = ${change.mttrSeconds},
+      updated_at = ${change.at}
+    where id = ${change.id} and status = ${change.from}
+    returning *`;
+  return row;
+}
+
+export interface IncidentFieldChanges {
+  title?: string;
+  description?: string;
+  severity?: IncidentSeverity;
+  commander_id?: string | null;
+}
+
+export async function updateIncidentFields(
+  sql: Queryable,
+  id: string,
+  changes: IncidentFieldChanges,
+  at: Date,
+): Promise<IncidentRow> {
+  const [row] = await sql<IncidentRow[]>`
+    update incidents set ${sql({ ...changes, updated_at: at } as Record<string, unknown>)}
+    where id = ${id}
+    returning *`;
+  return row!;
+}

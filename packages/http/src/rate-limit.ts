@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import type { Redis } from '@firebreak/queue';
+import { AppError } from '@firebreak/schema';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Context, MiddlewareHandler } from 'hono';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { isApiPath } from './api-paths';
+import { presentedToken } from './auth';
+import type { AppEnv } from './env';
+
+export interface RateLimitOptions {
+  redis: Redis;
+  keyPrefix: string;
+  requestsPerMinute: number;
+  /** Take the client address from `X-Forwarded-For` (only behind a proxy that sets it). */
+  trustProxy: boolean;
+}
+
+/**
+ * `RATE_LIMIT_REQUESTS_PER_MINUTE` per API key, session or client address on the API (CONTRACT.md §8),
+ * counted in Redis so that every replica shares the budget. While Redis is unreachable the limiter
+ * falls back to counting in this process (rate-limiter-flexible's insurance limiter): the API keeps
+ * working and stays limited. Webhooks, chat and health are never limited (senders do not retry 429).
+ */
+export function createRateLimit(options: RateLimitOptions): MiddlewareHandler<AppEnv> {
+  const perProcess = new RateLimiterMemory({ points: options.requestsPerMinute, duration: 60 });
+  const limiter = new RateLimiterRedis({
+    storeClient: options.redis,
+    keyPrefix: `${options.keyPrefix}:ratelimit`,
+    points: options.requestsPerMinute,
+    duration: 60,
+    insuranceLimiter: perProcess,
+  });
+  return async (c, next) => {
+    if (!isApiPath(c.req.path)) return next();
+    let result: RateLimiterRes;
+    try {
+      result = await limiter.consume(clientKey(c, options.trustProxy));
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+      setHeaders(c, options.requestsPerMinute, 0, retryAfter);
+      throw new AppError('rate_limited', `Too many requests; try again in ${retryAfter} s.`, {
+        retry_after_seconds: retryAfter,
+      });
+    }
+    setHeaders(c, options.requestsPerMinute, result.remainingPoints, Math.ceil(result.msBeforeNext / 1000));
+    await next();
+  };
+}
+
+function setHeaders(c: Context, limit: number, remaining: number, resetSeconds: number): void {
+  c.header('RateLimit-Limit', String(limit));
+  c.header('RateLimit-Remaining', String(Math.max(0, remaining)));
+  c.header('RateLimit-Reset', String(resetSeconds));
+}
+
+/** The token's digest when one is presented (a key per API key or session), else the address. */
+function clientKey(c: Context, trustProxy: boolean): string {
+  const token = presentedToken(c);
+  if (token) return `t:${createHash('sha256').update(token).digest('hex').slice(0, 32)}`;
+  if (trustProxy) {
+    // The right-most entry is the one our own proxy added; entries left of it are the client's say.
+    const forwarded = c.req.header('x-forwarded-for')?.split(',').at(-1)?.trim();
+    if (forwarded) return `ip:${forwarded}`;
+  }
+  try {
+    return `ip:${getConnInfo(c).remote.address ?? 'unknown'}`;
+  } catch {
+    return 'ip:unknown'; // no socket (in-process requests)
+  }
+}

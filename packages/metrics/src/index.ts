@@ -1,0 +1,52 @@
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+
+/**
+ * The process's Prometheus metrics (`GET /metrics`). One registry per process (and per test), never
+ * prom-client's global one, so several apps in one process or test file do not collide.
+ */
+export interface Metrics {
+  registry: Registry;
+  httpRequestDuration: Histogram<'method' | 'route' | 'status'>;
+  incidentsCreated: Counter<'source'>;
+  alertsReceived: Counter<'integration'>;
+  escalationsFired: Counter;
+  jobFailures: Counter<'queue'>;
+}
+
+export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metrics {
+  const registry = new Registry();
+  if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'firebreak_' });
+  return {
+    registry,
+    httpRequestDuration: new Histogram({
+      name: 'firebreak_http_request_duration_seconds',
+      help: 'HTTP requests by method, route pattern and status, with their duration',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [registry],
+    }),
+    incidentsCreated: new Counter({
+      name: 'firebreak_incidents_created_total',
+      help: 'Incidents opened, by how they were opened (manual, alert, chat)',
+      labelNames: ['source'],
+      registers: [registry],
+    }),
+    alertsReceived: new Counter({
+      name: 'firebreak_alerts_received_total',
+      help: 'Alerts received, by webhook',
+      labelNames: ['integration'],
+      registers: [registry],
+    }),
+    escalationsFired: new Counter({
+      name: 'firebreak_escalations_fired_total',
+      help: 'Escalation steps that notified someone',
+      registers: [registry],
+    }),
+    jobFailures: new Counter({
+      name: 'firebreak_job_failures_total',
+      help: 'Background jobs that failed, by queue',
+      labelNames: ['queue'],
+      registers: [registry],
+    }),
+  };
+}

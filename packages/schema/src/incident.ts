@@ -1,0 +1,111 @@
+import { z } from 'zod';
+
+export const incidentSeverities = ['critical', 'high', 'medium', 'low'] as const;
+export const IncidentSeverity = z.enum(incidentSeverities);
+export type IncidentSeverity = z.infer<typeof IncidentSeverity>;
+
+export const incidentStatuses = ['triggered', 'acknowledged', 'resolved'] as const;
+export const IncidentStatus = z.enum(incidentStatuses);
+export type IncidentStatus = z.infer<typeof IncidentStatus>;
+
+export const IncidentSource = z.enum(['manual', 'alert', 'chat']);
+export type IncidentSource = z.infer<typeof IncidentSource>;
+
+const title = z.string().trim().min(1, 'must not be empty').max(500);
+const description = z.string().max(20_000);
+
+export const CreateIncidentInput = z.object({
+  title,
+  severity: IncidentSeverity,
+  description: description.optional(),
+  commander_id: z.uuid().optional(),
+});
+export type CreateIncidentInput = z.infer<typeof CreateIncidentInput>;
+
+export const UpdateIncidentInput = z
+  .object({
+    status: IncidentStatus.optional(),
+    severity: IncidentSeverity.optional(),
+    title: title.optional(),
+    description: description.optional(),
+    commander_id: z.uuid().nullable().optional(),
+  })
+  .refine((input) => Object.values(input).some((value) => value !== undefined), {
+    message: 'give at least one of status, severity, title, description, commander_id',
+  });
+export type UpdateIncidentInput = z.infer<typeof UpdateIncidentInput>;
+
+export const ListIncidentsQuery = z.object({
+  status: IncidentStatus.optional(),
+  severity: IncidentSeverity.optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(50),
+  cursor: z.string().max(200).optional(),
+});
+export type ListIncidentsQuery = z.infer<typeof ListIncidentsQuery>;
+
+export const AddNoteInput = z.object({
+  text: z.string().trim().min(1, 'must not be empty').max(20_000),
+});
+export type AddNoteInput = z.infer<typeof AddNoteInput>;
+
+export const PersonRef = z.object({ id: z.uuid(), name: z.string(), email: z.string() });
+
+/** The incident as the API shows it (CONTRACT.md §5). */
+export const Incident = z.object({
+  id: z.uuid(),
+  number: z.number().int(),
+  title: z.string(),
+  description: z.string(),
+  severity: IncidentSeverity,
+  status: IncidentStatus,
+  created_at: z.string(),
+  acknowledged_at: z.string().nullable(),
+  resolved_at: z.string().nullable(),
+  commander: PersonRef.nullable(),
+  chat_channel: z.object({ id: z.string(), name: z.string() }).nullable(),
+  escalation_policy_id: z.uuid().nullable(),
+  alert_count: z.number().int(),
+  all_alerts_resolved: z.boolean(),
+  mttr_seconds: z.number().int().nullable(),
+  source: IncidentSource,
+});
+export type Incident = z.infer<typeof Incident>;
+
+export const IncidentList = z.object({ incidents: z.array(Incident), next_cursor: z.string().nullable() });
+
+export const actorTypes = ['user', 'system', 'chat', 'ai'] as const;
+export const Actor = z.object({
+  type: z.enum(actorTypes),
+  id: z.string().optional(),
+  name: z.string().optional(),
+});
+export type Actor = z.infer<typeof Actor>;
+
+/** Spec §2.3 plus the contract's additions (CONTRACT.md §5). */
+export const timelineEntryTypes = [
+  'incident_created',
+  'status_changed',
+  'severity_changed',
+  'message',
+  'alert_linked',
+  'commander_assigned',
+  'ai_summary',
+  'escalation_triggered',
+  'chat_channel_created',
+  'chat_failed',
+  'alerts_all_resolved',
+  'postmortem_drafted',
+  'handoff_digest',
+] as const;
+export const TimelineEntryType = z.enum(timelineEntryTypes);
+export type TimelineEntryType = z.infer<typeof TimelineEntryType>;
+
+export const TimelineEntry = z.object({
+  id: z.uuid(),
+  incident_id: z.uuid(),
+  type: TimelineEntryType,
+  created_at: z.string(),
+  actor: Actor,
+  data: z.record(z.string(), z.unknown()),
+});
+export type TimelineEntry = z.infer<typeof TimelineEntry>;

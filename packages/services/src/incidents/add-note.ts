@@ -1,0 +1,39 @@
+import { incidents, outbox, timeline } from '@firebreak/db';
+import type { Actor, AddNoteInput, TimelineEntry } from '@firebreak/schema';
+import type { ServiceContext } from '../context';
+import { presentTimelineEntry } from './present';
+import { incidentNotFound } from './ref';
+import { sealed } from './update';
+
+/**
+ * A note on the timeline (`message` entry), posted to the incident's channel. A resolved incident's
+ * timeline is sealed (spec §3.1): notes are refused with 409 `conflict`.
+ */
+export async function addNote(
+  ctx: ServiceContext,
+  actor: Actor,
+  ref: incidents.IncidentRef,
+  input: AddNoteInput,
+): Promise<TimelineEntry> {
+  const entry = await ctx.sql.begin(async (tx) => {
+    const incident = await incidents.lockIncident(tx, ref);
+    if (!incident) throw incidentNotFound(ref);
+    if (incident.status === 'resolved') throw sealed();
+    const row = await timeline.insertTimelineEntry(tx, {
+      incidentId: incident.id,
+      type: 'message',
+      actor,
+      data: { text: input.text },
+      at: ctx.now(),
+    });
+    await outbox.insertOutboxRows(tx, [
+      {
+        jobName: 'chat.post_timeline_entry',
+        payload: { incident_id: incident.id, entry_id: row.id },
+        orderingKey: incident.id,
+      },
+    ]);
+    return row;
+  });
+  return presentTimelineEntry(entry);
+}

@@ -1,0 +1,43 @@
+import type { incidents, timeline } from '@firebreak/db';
+import type { Incident, TimelineEntry } from '@firebreak/schema';
+
+export function presentIncident(view: incidents.IncidentView): Incident {
+  return {
+    id: view.id,
+    number: view.number,
+    title: view.title,
+    description: view.description,
+    severity: view.severity,
+    status: view.status,
+    created_at: view.created_at.toISOString(),
+    acknowledged_at: view.acknowledged_at?.toISOString() ?? null,
+    resolved_at: view.resolved_at?.toISOString() ?? null,
+    commander: view.commander_id
+      ? { id: view.commander_id, name: view.commander_name ?? '', email: view.commander_email ?? '' }
+      : null,
+    chat_channel:
+      view.chat_channel_id && view.chat_channel_name
+        ? { id: view.chat_channel_id, name: view.chat_channel_name }
+        : null,
+    escalation_policy_id: view.escalation_policy_id,
+    alert_count: view.alert_count,
+    all_alerts_resolved: view.all_alerts_resolved,
+    mttr_seconds: view.mttr_seconds,
+    source: view.source,
+  };
+}
+
+export function presentTimelineEntry(row: timeline.TimelineRow): TimelineEntry {
+  return {
+    id: row.id,
+    incident_id: row.incident_id,
+    type: row.type,
+    created_at: row.created_at.toISOString(),
+    actor: {
+      type: row.actor_type,
+      ...(row.actor_id ? { id: row.actor_id } : {}),
+      ...(row.actor_name ? { name: row.actor_name } : {}),
+    },
+    data: row.data,
+  };
+}

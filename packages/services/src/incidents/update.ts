@@ -1,0 +1,138 @@
+import { incidents, outbox, type TransactionSql, timeline } from '@firebreak/db';
+import { mttrSeconds, planStatusChange } from '@firebreak/domain';
+import { type Actor, AppError, type Incident, type UpdateIncidentInput } from '@firebreak/schema';
+import type { ServiceContext } from '../context';
+import { personOf, requireCommander } from './commander';
+import { presentIncident } from './present';
+import { incidentNotFound } from './ref';
+
+type Row = incidents.IncidentRow;
+type InsertOutboxRow = outbox.InsertOutboxRow;
+
+/**
+ * `PATCH /api/v1/incidents/{id}` and every other way of changing an incident (chat commands, card
+ * buttons, the UI). One transaction holding the incident's row lock: each change writes its timeline
+ * entry, and what the chat channel must hear goes to the outbox in the same transaction. A PATCH that
+ * asks for a move the state machine refuses changes nothing at all (409 `invalid_transition`).
+ */
+export async function updateIncident(
+  ctx: ServiceContext,
+  actor: Actor,
+  ref: incidents.IncidentRef,
+  input: UpdateIncidentInput,
+): Promise<Incident> {
+  const id = await ctx.sql.begin(async (tx) => {
+    const current = await incidents.lockIncident(tx, ref);
+    if (!current) throw incidentNotFound(ref);
+    const at = ctx.now();
+    const jobs: InsertOutboxRow[] = [];
+    let row = current;
+    row = await applyFieldChanges(tx, ctx, actor, row, input, at, jobs);
+    if (input.status) row = await applyStatusChange(tx, actor, row, input.status, at, jobs);
+    await outbox.insertOutboxRows(tx, jobs);
+    return row.id;
+  });
+  const view = await incidents.findIncidentView(ctx.sql, { id });
+  return presentIncident(view!);
+}
+
+/** Severity, title, description and commander; status is applied after them (see resolution order). */
+async function applyFieldChanges(
+  tx: TransactionSql,
+  ctx: ServiceContext,
+  actor: Actor,
+  row: Row,
+  input: UpdateIncidentInput,
+  at: Date,
+  jobs: InsertOutboxRow[],
+): Promise<Row> {
+  const changes: incidents.IncidentFieldChanges = {};
+  if (input.title !== undefined && input.title !== row.title) changes.title = input.title;
+  if (input.description !== undefined && input.description !== row.description) {
+    changes.description = input.description;
+  }
+  if (input.severity !== undefined && input.severity !== row.severity) changes.severity = input.severity;
+  const commanderChanges = input.commander_id !== undefined && input.commander_id !== row.commander_id;
+  const commander =
+    commanderChanges && input.commander_id ? await requireCommander(tx, input.commander_id) : null;
+  if (commanderChanges) changes.commander_id = commander?.id ?? null;
+  if (Object.keys(changes).length === 0) return row;
+  if (row.status === 'resolved' && (changes.severity || commanderChanges)) throw sealed();
+
+  const updated = await incidents.updateIncidentFields(tx, row.id, changes, at);
+  const post = async (type: 'severity_changed' | 'commander_assigned', data: Record<string, unknown>) => {
+    const entry = await timeline.insertTimelineEntry(tx, { incidentId: row.id, type, actor, data, at });
+    jobs.push(postEntry(row.id, entry.id));
+  };
+  if (changes.severity) await post('severity_changed', { from: row.severity, to: changes.severity });
+  if (commanderChanges) {
+    const previous = row.commander_id
+      ? await tx`select id, name, email from users where id = ${row.commander_id}`
+      : [];
+    await post('commander_assigned', {
+      commander: commander ? personOf(commander) : null,
+      previous: previous[0] ?? null,
+    });
+  }
+  if (changes.title || changes.description !== undefined) {
+    ctx.logger.info({ incident_id: row.id, fields: Object.keys(changes) }, 'incident details changed');
+  }
+  return updated;
+}
+
+async function applyStatusChange(
+  tx: TransactionSql,
+  actor: Actor,
+  row: Row,
+  to: Row['status'],
+  at: Date,
+  jobs: InsertOutboxRow[],
+): Promise<Row> {
+  const plan = planStatusChange(row.status, to);
+  if (plan.kind === 'none') return row;
+  if (plan.kind === 'invalid') {
+    throw new AppError('invalid_transition', `An incident that is ${plan.from} cannot become ${plan.to}.`, {
+      from: plan.from,
+      to: plan.to,
+    });
+  }
+  // Spec §3.2, in order: resolved_at set (with MTTR, same statement), the timeline entry, then the
+  // chat post of the resolution and the channel rename, as ordered outbox jobs.
+  const updated = await incidents.changeStatus(tx, {
+    id: row.id,
+    from: plan.from,
+    to: plan.to,
+    at,
+    mttrSeconds: plan.to === 'resolved' ? mttrSeconds(row.created_at, at) : null,
+  });
+  if (!updated) throw new Error(`incident ${row.id} changed status while locked`);
+  const entry = await timeline.insertTimelineEntry(tx, {
+    incidentId: row.id,
+    type: 'status_changed',
+    actor,
+    data: {
+      from: plan.from,
+      to: plan.to,
+      ...(updated.mttr_seconds !== null ? { mttr_seconds: updated.mttr_seconds } : {}),
+    },
+    at,
+  });
+  jobs.push(postEntry(row.id, entry.id));
+  if (plan.to === 'resolved') {
+    jobs.push({ jobName: 'chat.mark_resolved', payload: { incident_id: row.id }, orderingKey: row.id });
+  }
+  return updated;
+}
+
+function postEntry(incidentId: string, entryId: string): InsertOutboxRow {
+  return {
+    jobName: 'chat.post_timeline_entry',
+    payload: { incident_id: incidentId, entry_id: entryId },
+    orderingKey: incidentId,
+  };
+}
+
+/** Spec §3.1: a resolved incident's timeline is sealed; only its title and description stay editable. */
+export function sealed(): AppError {
+  return new AppError('conflict', 'The incident is resolved; its timeline is sealed.');
+}
