@@ -1,2 +1,3 @@
+export * from './alert-sources';
 export * from './incident-lifecycle';
 export * from './roles';

@@ -1,3 +1,4 @@
+export * from './alert';
 export * from './auth';
 export * from './errors';
 export * from './health';

@@ -1,0 +1,21 @@
+import { AlertmanagerPayload } from '@firebreak/schema';
+import { accepted, type ParseResult, problemsOf, rejected } from './parse-result';
+import { mapPrometheusAlert } from './prometheus-alert';
+
+/** `source` of alerts from `POST /api/v1/webhooks/metrics-alertmanager` (spec §4.3's neutral name). */
+export const ALERTMANAGER_SOURCE = 'metrics-alertmanager';
+
+/**
+ * Alertmanager webhook, `version: "4"` (reference §1.2) → one AlertInput per `alerts[]` element.
+ * Dedup key: the alert's `fingerprint` (§1.7); the group's `groupKey` is kept as annotation `group_key`
+ * because it names the group, not the alert. `version` is not checked: it has been "4" for years, and
+ * Alertmanager never retries a 4xx (§1.4), so a false rejection would drop alerts for good.
+ */
+export function parseAlertmanagerWebhook(payload: unknown, now: Date): ParseResult {
+  const parsed = AlertmanagerPayload.safeParse(payload);
+  if (!parsed.success) return rejected(problemsOf(parsed.error));
+  const { alerts, ...group } = parsed.data;
+  return accepted(
+    alerts.map((alert) => mapPrometheusAlert(alert, group, now, { source: ALERTMANAGER_SOURCE })),
+  );
+}
