@@ -8,11 +8,14 @@ import {
 } from '@firebreak/http';
 import type { Hono } from 'hono';
 import type { ApiDeps } from './deps';
+import { addAlertRoutes } from './routes/alerts';
 import { addApiKeyRoutes } from './routes/api-keys';
 import { addAuthRoutes } from './routes/auth';
 import { addIncidentRoutes } from './routes/incidents';
 import { addMetricsRoute } from './routes/metrics';
 import { addOpenApiRoute } from './routes/openapi';
+import { addRoutingRuleRoutes } from './routes/routing-rules';
+import { addSettingsRoutes } from './routes/settings';
 
 export type { ApiDeps } from './deps';
 
@@ -33,6 +36,9 @@ export function addApiRoutes(app: Hono<AppEnv>, deps: ApiDeps): void {
   addAuthRoutes(app, deps, requireRole);
   addApiKeyRoutes(app, deps, requireRole);
   addIncidentRoutes(app, deps, requireRole);
+  addAlertRoutes(app, deps, requireRole);
+  addRoutingRuleRoutes(app, deps, requireRole);
+  addSettingsRoutes(app, deps, requireRole);
   addMetricsRoute(app, deps);
 }
 

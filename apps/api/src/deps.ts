@@ -6,5 +6,5 @@ import type { ServiceContext } from '@firebreak/services';
 export interface ApiDeps {
   ctx: ServiceContext;
   ready: () => Promise<Readiness>;
-  config: Pick<Config, 'publicUrl' | 'rateLimitPerMinute' | 'trustProxy'>;
+  config: Pick<Config, 'publicUrl' | 'rateLimitPerMinute' | 'trustProxy' | 'chat' | 'ai'>;
 }

@@ -4,10 +4,9 @@ import {
   type TestRuntime,
   type TestUser,
 } from '@firebreak/runtime/testing';
-import { bodyOf } from '@firebreak/testing';
+import { bodyOf, type TestClient, testClient } from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app';
-import { type TestClient, testClient } from './test-client';
 
 let runtime: TestRuntime;
 let api: TestClient;

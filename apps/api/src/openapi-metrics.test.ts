@@ -1,8 +1,7 @@
 import { createTestRuntime, createTestUser, type TestRuntime } from '@firebreak/runtime/testing';
-import { bodyOf } from '@firebreak/testing';
+import { bodyOf, type TestClient, testClient } from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app';
-import { type TestClient, testClient } from './test-client';
 
 let runtime: TestRuntime;
 let api: TestClient;

@@ -4,10 +4,9 @@ import {
   type TestRuntime,
   type TestUser,
 } from '@firebreak/runtime/testing';
-import { bodyOf, PrivateRedis, waitFor } from '@firebreak/testing';
+import { bodyOf, PrivateRedis, type TestClient, testClient, waitFor } from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app';
-import { type TestClient, testClient } from './test-client';
 
 let redis: PrivateRedis;
 let runtime: TestRuntime;

@@ -1,14 +1,17 @@
 import { type ApiDeps, addApiRoutes } from '@firebreak/api';
+import type { Config } from '@firebreak/config';
 import { type AppEnv, addHealthRoutes, createBaseApp } from '@firebreak/http';
+import { addIngestRoutes } from '@firebreak/ingest';
 import type { Hono } from 'hono';
 
 /**
  * Every route of every app on one Hono app (the embedded default, CONTRACT.md §1). Each app adds its
  * own routes through the same function it uses when it runs alone, so both shapes serve the same API.
  */
-export function createServerApp(deps: ApiDeps): Hono<AppEnv> {
+export function createServerApp(deps: ApiDeps & { config: Config }): Hono<AppEnv> {
   const app = createBaseApp(deps.ctx.logger, deps.ctx.metrics);
   addHealthRoutes(app, deps.ready);
   addApiRoutes(app, deps);
+  addIngestRoutes(app, deps);
   return app;
 }

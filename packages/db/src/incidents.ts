@@ -15,6 +15,7 @@ export interface IncidentRow {
   chat_channel_id: string | null;
   chat_channel_name: string | null;
   all_alerts_resolved: boolean;
+  group_key: string | null;
   created_at: Date;
   updated_at: Date;
   acknowledged_at: Date | null;
@@ -140,4 +141,35 @@ export async function updateIncidentFields(
     where id = ${id}
     returning *`;
   return row!;
+}
+
+/** The newest open incident a rule opened for this group within the window (alert grouping). */
+export async function findOpenGroupIncident(
+  sql: Queryable,
+  group: { routingRuleId: string; groupKey: string; since: Date },
+): Promise<IncidentRow | undefined> {
+  const [row] = await sql<IncidentRow[]>`
+    select * from incidents
+    where routing_rule_id = ${group.routingRuleId} and group_key = ${group.groupKey}
+      and status <> 'resolved' and created_at >= ${group.since}
+    order by created_at desc
+    limit 1
+    for update`;
+  return row;
+}
+
+export async function setGroupKey(sql: Queryable, id: string, groupKey: string): Promise<void> {
+  await sql`update incidents set group_key = ${groupKey} where id = ${id}`;
+}
+
+export async function setAllAlertsResolved(
+  sql: Queryable,
+  id: string,
+  value: boolean,
+  at: Date,
+): Promise<boolean> {
+  const result = await sql`
+    update incidents set all_alerts_resolved = ${value}, updated_at = ${at}
+    where id = ${id} and all_alerts_resolved <> ${value}`;
+  return result.count > 0;
 }

@@ -1,3 +1,4 @@
+export * as alerts from './alerts';
 export * as apiKeys from './api-keys';
 export * from './client';
 export { isDatabaseUnavailable } from './errors';
@@ -5,6 +6,7 @@ export { pingDatabase } from './health';
 export * as incidents from './incidents';
 export { type MigrateResult, type Migration, migrate, migrationsDir, readMigrations } from './migrate';
 export * as outbox from './outbox';
+export * as routingRules from './routing-rules';
 export * as sessions from './sessions';
 export * as settings from './settings';
 export * as timeline from './timeline';

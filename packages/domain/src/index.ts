@@ -1,3 +1,4 @@
 export * from './alert-sources';
 export * from './incident-lifecycle';
 export * from './roles';
+export * from './routing';

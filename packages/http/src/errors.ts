@@ -30,7 +30,8 @@ export function handleError(error: unknown, c: Context<AppEnv>): Response {
     const cause = error as { code?: string; message?: string };
     logger?.error({ cause: { code: cause.code, message: cause.message } }, 'database unavailable');
   }
-  if (appError.code === 'rate_limited' && typeof appError.details === 'object' && appError.details) {
+  // 429 and 503 say when to come back.
+  if (typeof appError.details === 'object' && appError.details) {
     const retryAfter = (appError.details as { retry_after_seconds?: number }).retry_after_seconds;
     if (retryAfter !== undefined) c.header('Retry-After', String(retryAfter));
   }

@@ -1,3 +1,7 @@
+export * from './alerts/intake-result';
+export * from './alerts/present';
+export * from './alerts/queries';
+export * from './alerts/record-alerts';
 export * from './auth/api-keys';
 export * from './auth/authenticate';
 export * from './auth/bootstrap-admin';
@@ -14,3 +18,6 @@ export * from './incidents/present';
 export * from './incidents/queries';
 export { parseIncidentRef } from './incidents/ref';
 export { updateIncident } from './incidents/update';
+export * from './routing/rules';
+export * from './settings/integrations';
+export * from './settings/view';

@@ -1,6 +1,7 @@
 import { incidents, outbox, timeline } from '@firebreak/db';
 import type { Actor, AddNoteInput, TimelineEntry } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
+import { chatJobs } from './chat-jobs';
 import { presentTimelineEntry } from './present';
 import { incidentNotFound } from './ref';
 import { sealed } from './update';
@@ -26,13 +27,7 @@ export async function addNote(
       data: { text: input.text },
       at: ctx.now(),
     });
-    await outbox.insertOutboxRows(tx, [
-      {
-        jobName: 'chat.post_timeline_entry',
-        payload: { incident_id: incident.id, entry_id: row.id },
-        orderingKey: incident.id,
-      },
-    ]);
+    await outbox.insertOutboxRows(tx, [chatJobs.postEntry(incident.id, row.id)]);
     return row;
   });
   return presentTimelineEntry(entry);

@@ -1,6 +1,7 @@
 import { incidents, outbox, type Queryable, timeline } from '@firebreak/db';
 import type { Actor, CreateIncidentInput, Incident, IncidentSource } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
+import { chatJobs } from './chat-jobs';
 import { personOf, requireCommander } from './commander';
 import { presentIncident } from './present';
 
@@ -50,9 +51,7 @@ export async function openIncident(
       at,
     });
   }
-  await outbox.insertOutboxRows(tx, [
-    { jobName: 'chat.open_channel', payload: { incident_id: row.id }, orderingKey: row.id },
-  ]);
+  await outbox.insertOutboxRows(tx, [chatJobs.openChannel(row.id)]);
   return row;
 }
 

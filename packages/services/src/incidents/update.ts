@@ -2,6 +2,7 @@ import { incidents, outbox, type TransactionSql, timeline } from '@firebreak/db'
 import { mttrSeconds, planStatusChange } from '@firebreak/domain';
 import { type Actor, AppError, type Incident, type UpdateIncidentInput } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
+import { chatJobs } from './chat-jobs';
 import { personOf, requireCommander } from './commander';
 import { presentIncident } from './present';
 import { incidentNotFound } from './ref';
@@ -62,7 +63,7 @@ async function applyFieldChanges(
   const updated = await incidents.updateIncidentFields(tx, row.id, changes, at);
   const post = async (type: 'severity_changed' | 'commander_assigned', data: Record<string, unknown>) => {
     const entry = await timeline.insertTimelineEntry(tx, { incidentId: row.id, type, actor, data, at });
-    jobs.push(postEntry(row.id, entry.id));
+    jobs.push(chatJobs.postEntry(row.id, entry.id));
   };
   if (changes.severity) await post('severity_changed', { from: row.severity, to: changes.severity });
   if (commanderChanges) {
@@ -117,19 +118,11 @@ async function applyStatusChange(
     },
     at,
   });
-  jobs.push(postEntry(row.id, entry.id));
+  jobs.push(chatJobs.postEntry(row.id, entry.id));
   if (plan.to === 'resolved') {
-    jobs.push({ jobName: 'chat.mark_resolved', payload: { incident_id: row.id }, orderingKey: row.id });
+    jobs.push(chatJobs.markResolved(row.id));
   }
   return updated;
-}
-
-function postEntry(incidentId: string, entryId: string): InsertOutboxRow {
-  return {
-    jobName: 'chat.post_timeline_entry',
-    payload: { incident_id: incidentId, entry_id: entryId },
-    orderingKey: incidentId,
-  };
 }
 
 /** Spec §3.1: a resolved incident's timeline is sealed; only its title and description stay editable. */

@@ -56,3 +56,13 @@ export {
   type OnCallResource,
   startFakeOnCallApi,
 } from './oncall-api';
+export {
+  FakeSns,
+  type FakeSnsCertificateRequest,
+  type FakeSnsConfirmation,
+  type FakeSnsOptions,
+  type SignedSnsEnvelope,
+  type SnsEnvelopeFields,
+  type SnsSignatureVersion,
+  startFakeSns,
+} from './sns';

@@ -1,0 +1,45 @@
+import { type AppEnv, type RequireRole, readJson } from '@firebreak/http';
+import {
+  AlertmanagerSettingsInput,
+  GenericWebhookSettingsInput,
+  GrafanaSettingsInput,
+} from '@firebreak/schema';
+import { getSettingsView, type ServiceContext, writeIntegrationSecrets } from '@firebreak/services';
+import type { Hono } from 'hono';
+import type { ApiDeps } from '../deps';
+
+/**
+ * Settings → Integrations (spec §5.2, CONTRACT.md §6). Secrets go in, never out: the view only says
+ * whether each is set. Admins write; members and viewers read the view.
+ */
+export function addSettingsRoutes(app: Hono<AppEnv>, deps: ApiDeps, requireRole: RequireRole): void {
+  const { ctx, config } = deps;
+  const view = (c: { json: (body: unknown) => Response }, context: ServiceContext) =>
+    getSettingsView(context, {
+      chatConfigured: config.chat.botToken !== undefined,
+      aiProvider: config.ai.provider,
+    }).then((body) => c.json(body));
+
+  app.get('/api/v1/settings', requireRole('viewer'), (c) => view(c, ctx));
+
+  app.put('/api/v1/settings/integrations/generic-webhook', requireRole('admin'), async (c) => {
+    const input = await readJson(c, GenericWebhookSettingsInput);
+    await writeIntegrationSecrets(ctx, { genericSigningSecret: input.signing_secret });
+    return view(c, ctx);
+  });
+
+  app.put('/api/v1/settings/integrations/metrics-alertmanager', requireRole('admin'), async (c) => {
+    const input = await readJson(c, AlertmanagerSettingsInput);
+    await writeIntegrationSecrets(ctx, { alertmanagerBearerToken: input.bearer_token });
+    return view(c, ctx);
+  });
+
+  app.put('/api/v1/settings/integrations/dashboard-alerting', requireRole('admin'), async (c) => {
+    const input = await readJson(c, GrafanaSettingsInput);
+    await writeIntegrationSecrets(ctx, {
+      grafanaHmacSecret: input.hmac_secret,
+      grafanaTimestampHeader: input.hmac_secret === null ? null : (input.timestamp_header ?? null),
+    });
+    return view(c, ctx);
+  });
+}

@@ -1,0 +1,56 @@
+import { alertsOrThrow, type ParseResult } from '@firebreak/domain';
+import { parseJson } from '@firebreak/http';
+import { AppError } from '@firebreak/schema';
+import { type IntakeResult, type Integration, recordAlerts, type ServiceContext } from '@firebreak/services';
+import type { Context } from 'hono';
+
+/**
+ * Requests beyond this many in flight are answered 503 at once (CONTRACT.md §6: overload answers 503,
+ * which every sender retries; never 429, which Alertmanager and Grafana drop).
+ */
+export class IntakeGate {
+  private inFlight = 0;
+
+  constructor(private readonly limit: number) {}
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.inFlight >= this.limit) {
+      throw new AppError('service_unavailable', 'Too many alert requests at once; retry shortly.', {
+        retry_after_seconds: 1,
+      });
+    }
+    this.inFlight += 1;
+    try {
+      return await work();
+    } finally {
+      this.inFlight -= 1;
+    }
+  }
+}
+
+/** The raw body (signatures are computed over it), or 415 when it is not declared as JSON. */
+export async function rawJsonBody(
+  c: Context,
+  accept: RegExp = /^application\/(.+\+)?json\b/i,
+): Promise<string> {
+  if (!accept.test(c.req.header('content-type') ?? '')) {
+    throw new AppError(
+      'unsupported_media_type',
+      'Send the body as JSON with Content-Type: application/json.',
+    );
+  }
+  return c.req.text();
+}
+
+/** Parse (pure, per source), then store and route in one transaction. */
+export async function ingest(
+  ctx: ServiceContext,
+  integration: Integration,
+  raw: string,
+  parse: (payload: unknown, now: Date) => ParseResult,
+): Promise<IntakeResult> {
+  // One instant for the whole request: defaults like `started_at` = "time of receipt" (spec §2.2).
+  const receivedAt = ctx.now();
+  const alerts = alertsOrThrow(parse(parseJson(raw), receivedAt));
+  return recordAlerts(ctx, integration, alerts, receivedAt);
+}

@@ -1,0 +1,86 @@
+import {
+  alertsOrThrow,
+  isAllowedCertUrl,
+  isAllowedSubscribeUrl,
+  parseCloudWatchNotification,
+  parseSnsEnvelope,
+  verifySnsSignature,
+} from '@firebreak/domain';
+import { type AppEnv, parseJson } from '@firebreak/http';
+import { AppError } from '@firebreak/schema';
+import { recordAlerts } from '@firebreak/services';
+import type { Hono } from 'hono';
+import type { IngestDeps } from '../deps';
+import { type IntakeGate, rawJsonBody } from '../intake';
+import { SnsCertificateCache } from '../sns-certificates';
+
+// The certificate and subscribe URLs must match SNS_CERT_URL_PATTERN; loopback hosts are only ever
+// allowed when that pattern itself names them (tests), never by the default pattern.
+const urlOptions = { allowLoopback: true };
+
+/**
+ * CloudWatch alarms through SNS (spec §4.3, reference §3): `text/plain` JSON, every message's
+ * signature verified with the certificate of an allowed `SigningCertURL`, subscriptions confirmed by
+ * fetching `SubscribeURL`, unsubscriptions logged, alarms recorded.
+ */
+export function addCloudMonitorRoute(app: Hono<AppEnv>, deps: IngestDeps, gate: IntakeGate): void {
+  const { ctx, config } = deps;
+  const certificates = new SnsCertificateCache();
+
+  app.post('/api/v1/webhooks/cloud-monitor', async (c) => {
+    const raw = await rawJsonBody(c, /^(text\/plain|application\/(.+\+)?json)\b/i);
+    const parsed = parseSnsEnvelope(parseJson(raw));
+    if (!parsed.ok)
+      throw new AppError('validation_failed', 'The request is not an SNS message.', parsed.problems);
+    const envelope = parsed.envelope;
+    const logger = c.get('logger').child({ integration: 'cloudwatch', sns_message_id: envelope.MessageId });
+
+    if (!isAllowedCertUrl(envelope.SigningCertURL, config.snsCertUrlPattern, urlOptions)) {
+      logger.warn({ url: envelope.SigningCertURL }, 'invalid_signature');
+      throw new AppError(
+        'invalid_signature',
+        'SigningCertURL is not an SNS certificate URL this service trusts.',
+      );
+    }
+    const certificate = await certificates.get(envelope.SigningCertURL);
+    if (!verifySnsSignature(envelope, certificate)) {
+      logger.warn('invalid_signature');
+      throw new AppError('invalid_signature', 'The SNS message signature does not verify.');
+    }
+
+    if (envelope.Type === 'SubscriptionConfirmation') {
+      if (!isAllowedSubscribeUrl(envelope.SubscribeURL, config.snsCertUrlPattern, urlOptions)) {
+        throw new AppError('validation_failed', 'SubscribeURL is not an SNS URL this service trusts.');
+      }
+      await confirmSubscription(envelope.SubscribeURL);
+      logger.info({ topic_arn: envelope.TopicArn }, 'sns subscription confirmed');
+      return c.json({ confirmed: true, topic_arn: envelope.TopicArn });
+    }
+    if (envelope.Type === 'UnsubscribeConfirmation') {
+      logger.warn(
+        { topic_arn: envelope.TopicArn },
+        'sns subscription ended: this topic no longer delivers alarms',
+      );
+      return c.json({ unsubscribed: true, topic_arn: envelope.TopicArn });
+    }
+    const receivedAt = ctx.now();
+    const result = parseCloudWatchNotification(envelope, receivedAt);
+    if (result.ok && result.ignored?.length)
+      logger.info({ ignored: result.ignored }, 'sns notification ignored');
+    const alerts = alertsOrThrow(result);
+    return c.json(await gate.run(() => recordAlerts(ctx, 'cloudwatch', alerts, receivedAt)));
+  });
+}
+
+async function confirmSubscription(url: string): Promise<void> {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(5000), redirect: 'error' });
+    if (res.ok) return;
+    throw new Error(`answered ${res.status}`);
+  } catch (error) {
+    // SNS sends the confirmation again on 5xx; a transient failure must not lose the subscription.
+    throw new AppError('service_unavailable', `Confirming the SNS subscription failed: ${String(error)}`, {
+      retry_after_seconds: 20,
+    });
+  }
+}

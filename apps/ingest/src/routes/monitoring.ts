@@ -1,0 +1,38 @@
+import { parseAlertmanagerWebhook, parseGrafanaWebhook } from '@firebreak/domain';
+import type { AppEnv } from '@firebreak/http';
+import { AppError } from '@firebreak/schema';
+import { readIntegrationSecret } from '@firebreak/services';
+import type { Hono } from 'hono';
+import type { IngestDeps } from '../deps';
+import { type IntakeGate, ingest, rawJsonBody } from '../intake';
+import { bearerMatches, grafanaSignatureMatches } from '../signatures';
+
+/** Spec §4.3: Prometheus Alertmanager (v4 payload) and Grafana unified alerting. */
+export function addMonitoringWebhookRoutes(app: Hono<AppEnv>, deps: IngestDeps, gate: IntakeGate): void {
+  const { ctx } = deps;
+
+  app.post('/api/v1/webhooks/metrics-alertmanager', async (c) => {
+    const raw = await rawJsonBody(c);
+    const token = await readIntegrationSecret(ctx, 'alertmanagerBearerToken');
+    if (token !== null && !bearerMatches(token, c.req.header('authorization'))) {
+      c.get('logger').warn({ integration: 'alertmanager' }, 'invalid_signature');
+      throw new AppError('invalid_signature', 'Authorization: Bearer <token> is missing or wrong.');
+    }
+    return c.json(await gate.run(() => ingest(ctx, 'alertmanager', raw, parseAlertmanagerWebhook)));
+  });
+
+  app.post('/api/v1/webhooks/dashboard-alerting', async (c) => {
+    const raw = await rawJsonBody(c);
+    const secret = await readIntegrationSecret(ctx, 'grafanaHmacSecret');
+    if (secret !== null) {
+      const timestampHeader = await readIntegrationSecret(ctx, 'grafanaTimestampHeader');
+      const timestamp = timestampHeader ? c.req.header(timestampHeader) : undefined;
+      const signature = c.req.header('x-grafana-alerting-signature');
+      if (!grafanaSignatureMatches(secret, raw, signature, timestamp)) {
+        c.get('logger').warn({ integration: 'grafana' }, 'invalid_signature');
+        throw new AppError('invalid_signature', 'X-Grafana-Alerting-Signature is missing or does not match.');
+      }
+    }
+    return c.json(await gate.run(() => ingest(ctx, 'grafana', raw, parseGrafanaWebhook)));
+  });
+}

@@ -1,0 +1,125 @@
+import type { AlertInput, AlertSeverity, AlertStatus } from '@firebreak/schema';
+import type { Queryable } from './client';
+
+export interface AlertRow {
+  id: string;
+  integration: string;
+  source: string | null;
+  dedup_key: string | null;
+  external_id: string | null;
+  fingerprint: string | null;
+  title: string;
+  description: string | null;
+  severity: AlertSeverity;
+  status: AlertStatus;
+  labels: Record<string, string>;
+  annotations: Record<string, unknown>;
+  started_at: Date;
+  ended_at: Date | null;
+  received_at: Date;
+  updated_at: Date;
+  incident_id: string | null;
+  routing_rule_id: string | null;
+  suppressed: boolean;
+}
+
+/** The stored identity of an alert: external_id, else fingerprint; none means "never deduplicated". */
+export function dedupKeyOf(input: AlertInput): string | null {
+  return input.externalId ?? input.fingerprint ?? null;
+}
+
+/** The existing alert with this identity, locked until the transaction ends. */
+export async function lockAlertByKey(
+  sql: Queryable,
+  integration: string,
+  dedupKey: string,
+): Promise<AlertRow | undefined> {
+  const [row] = await sql<AlertRow[]>`
+    select * from alerts where integration = ${integration} and dedup_key = ${dedupKey} for update`;
+  return row;
+}
+
+/**
+ * Inserts a new alert. With a dedup key, a concurrent insert of the same identity wins and this
+ * returns nothing (the caller then locks and updates that row instead).
+ */
+export async function insertAlert(
+  sql: Queryable,
+  integration: string,
+  input: AlertInput,
+  at: Date,
+): Promise<AlertRow | undefined> {
+  const [row] = await sql<AlertRow[]>`
+    insert into alerts (integration, source, dedup_key, external_id, fingerprint, title, description, severity,
+                        status, labels, annotations, started_at, ended_at, received_at, updated_at)
+    values (${integration}, ${input.source}, ${dedupKeyOf(input)}, ${input.externalId}, ${input.fingerprint},
+            ${input.title}, ${input.description}, ${input.severity}, ${input.status},
+            ${sql.json(input.labels)}, ${sql.json(input.annotations as never)}, ${input.startedAt},
+            ${input.endedAt}, ${at}, ${at})
+    on conflict (integration, dedup_key) where dedup_key is not null do nothing
+    returning *`;
+  return row;
+}
+
+/**
+ * A repeated delivery of a known alert: its content is the sender's latest word. `started_at` is kept
+ * unless the alert fires again after being resolved (then a new occurrence starts).
+ */
+export async function updateAlert(
+  sql: Queryable,
+  id: string,
+  input: AlertInput,
+  options: { refired: boolean; endedAt: Date | null; at: Date },
+): Promise<AlertRow> {
+  const [row] = await sql<AlertRow[]>`
+    update alerts set
+      source = ${input.source}, title = ${input.title}, description = ${input.description},
+      severity = ${input.severity}, status = ${input.status}, labels = ${sql.json(input.labels)},
+      annotations = ${sql.json(input.annotations as never)},
+      started_at = case when ${options.refired} then ${input.startedAt}::timestamptz else started_at end,
+      ended_at = ${options.endedAt}, received_at = ${options.at}, updated_at = ${options.at}
+    where id = ${id}
+    returning *`;
+  return row!;
+}
+
+export async function setAlertRouting(
+  sql: Queryable,
+  id: string,
+  routing: { incidentId: string | null; routingRuleId: string | null; suppressed: boolean },
+): Promise<void> {
+  await sql`
+    update alerts set incident_id = ${routing.incidentId}, routing_rule_id = ${routing.routingRuleId},
+                      suppressed = ${routing.suppressed}
+    where id = ${id}`;
+}
+
+export async function countFiringAlertsOfIncident(sql: Queryable, incidentId: string): Promise<number> {
+  const [row] = await sql<{ n: number }[]>`
+    select count(*)::int as n from alerts where incident_id = ${incidentId} and status = 'firing'`;
+  return row!.n;
+}
+
+export async function listAlertsOfIncident(sql: Queryable, incidentId: string): Promise<AlertRow[]> {
+  return sql<AlertRow[]>`
+    select * from alerts where incident_id = ${incidentId} order by received_at desc, id desc`;
+}
+
+export interface ListAlertsFilter {
+  status?: AlertStatus | undefined;
+  source?: string | undefined;
+  /** Only alerts before this position (the cursor: the list is newest received first). */
+  before?: { receivedAt: Date; id: string } | undefined;
+  limit: number;
+}
+
+export async function listAlerts(sql: Queryable, filter: ListAlertsFilter): Promise<AlertRow[]> {
+  return sql<AlertRow[]>`
+    select * from alerts
+    where true
+      ${filter.status ? sql`and status = ${filter.status}` : sql``}
+      ${filter.source ? sql`and source = ${filter.source}` : sql``}
+      ${filter.before ? sql`and (received_at, id) < (${filter.before.receivedAt}, ${filter.before.id})` : sql``}
+    order by received_at desc, id desc
+    limit ${filter.limit}`;
+}

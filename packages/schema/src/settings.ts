@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+const secret = z.string().min(16, 'use at least 16 characters').max(512).nullable();
+
+/** `PUT /api/v1/settings/integrations/generic-webhook` (spec §5.2): null removes the secret. */
+export const GenericWebhookSettingsInput = z.object({ signing_secret: secret });
+
+/** Alertmanager cannot sign; it can send `Authorization: Bearer <token>` (reference §1.1). */
+export const AlertmanagerSettingsInput = z.object({ bearer_token: secret });
+
+/** Grafana's optional HMAC signing (reference §2.1); the timestamp header only if Grafana sends one. */
+export const GrafanaSettingsInput = z.object({
+  hmac_secret: secret,
+  timestamp_header: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{1,100}$/, 'must be an HTTP header name')
+    .nullable()
+    .optional(),
+});
+
+/** What `GET /api/v1/settings` shows: whether secrets are set, never the secrets. */
+export const SettingsView = z.object({
+  generic_webhook: z.object({ signing_secret_set: z.boolean() }),
+  metrics_alertmanager: z.object({ bearer_token_set: z.boolean() }),
+  dashboard_alerting: z.object({ hmac_secret_set: z.boolean(), timestamp_header: z.string().nullable() }),
+  chat: z.object({ configured: z.boolean() }),
+  ai: z.object({ provider: z.string(), configured: z.boolean() }),
+  default_escalation_policy_id: z.uuid().nullable(),
+});
+export type SettingsView = z.infer<typeof SettingsView>;

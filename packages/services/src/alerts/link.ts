@@ -1,0 +1,54 @@
+import { alerts, incidents, outbox, type Queryable, timeline } from '@firebreak/db';
+import type { Actor } from '@firebreak/schema';
+import { chatJobs } from '../incidents/chat-jobs';
+
+/** The actor of everything alert intake writes on a timeline. */
+export const intakeActor: Actor = { type: 'system', name: 'alert intake' };
+
+/** Links an alert to an incident: the row, an `alert_linked` entry, and a post to the channel. */
+export async function linkAlert(
+  tx: Queryable,
+  alert: alerts.AlertRow,
+  incidentId: string,
+  options: { routingRuleId: string | null; refired?: boolean; at: Date },
+): Promise<void> {
+  await alerts.setAlertRouting(tx, alert.id, {
+    incidentId,
+    routingRuleId: options.routingRuleId,
+    suppressed: false,
+  });
+  const entry = await timeline.insertTimelineEntry(tx, {
+    incidentId,
+    type: 'alert_linked',
+    actor: intakeActor,
+    data: {
+      alert_id: alert.id,
+      title: alert.title,
+      severity: alert.severity,
+      source: alert.source,
+      external_id: alert.external_id,
+      ...(options.refired ? { refired: true } : {}),
+    },
+    at: options.at,
+  });
+  await outbox.insertOutboxRows(tx, [chatJobs.postEntry(incidentId, entry.id)]);
+}
+
+/**
+ * Spec §3.3: when every alert linked to an incident is resolved, the incident is flagged (not
+ * resolved): `all_alerts_resolved`, an `alerts_all_resolved` entry, and a notice in the channel.
+ */
+export async function flagIfAllAlertsResolved(tx: Queryable, incidentId: string, at: Date): Promise<void> {
+  if ((await alerts.countFiringAlertsOfIncident(tx, incidentId)) > 0) return;
+  const incident = await incidents.lockIncident(tx, { id: incidentId });
+  if (!incident || incident.status === 'resolved') return;
+  if (!(await incidents.setAllAlertsResolved(tx, incidentId, true, at))) return;
+  const entry = await timeline.insertTimelineEntry(tx, {
+    incidentId,
+    type: 'alerts_all_resolved',
+    actor: intakeActor,
+    data: {},
+    at,
+  });
+  await outbox.insertOutboxRows(tx, [chatJobs.postEntry(incidentId, entry.id)]);
+}

@@ -1,0 +1,60 @@
+import { alerts, incidents } from '@firebreak/db';
+import { type Alert, type AlertStatus, AppError } from '@firebreak/schema';
+import type { ServiceContext } from '../context';
+import { incidentNotFound } from '../incidents/ref';
+import { presentAlert } from './present';
+
+export interface ListAlertsQuery {
+  status?: AlertStatus | undefined;
+  source?: string | undefined;
+  limit: number;
+  cursor?: string | undefined;
+}
+
+// Opaque to clients: the position (received_at, id) of the last alert of the page.
+function encodeCursor(row: alerts.AlertRow): string {
+  return Buffer.from(JSON.stringify({ r: row.received_at.toISOString(), i: row.id })).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { receivedAt: Date; id: string } {
+  try {
+    const { r, i } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as {
+      r?: unknown;
+      i?: unknown;
+    };
+    const receivedAt = new Date(String(r));
+    if (typeof i === 'string' && /^[0-9a-f-]{36}$/.test(i) && !Number.isNaN(receivedAt.getTime())) {
+      return { receivedAt, id: i };
+    }
+  } catch {
+    // fall through
+  }
+  throw new AppError('validation_failed', 'The request is not valid.', [
+    { path: 'cursor', message: 'is not a cursor this API returned' },
+  ]);
+}
+
+/** `GET /api/v1/alerts`: newest received first (`sort=-received_at`). */
+export async function listAlerts(
+  ctx: ServiceContext,
+  query: ListAlertsQuery,
+): Promise<{ alerts: Alert[]; next_cursor: string | null }> {
+  const rows = await alerts.listAlerts(ctx.sql, {
+    status: query.status,
+    source: query.source,
+    before: query.cursor ? decodeCursor(query.cursor) : undefined,
+    limit: query.limit + 1,
+  });
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    alerts: page.map(presentAlert),
+    next_cursor: rows.length > query.limit && last ? encodeCursor(last) : null,
+  };
+}
+
+export async function getIncidentAlerts(ctx: ServiceContext, ref: incidents.IncidentRef): Promise<Alert[]> {
+  const incident = await incidents.findIncidentView(ctx.sql, ref);
+  if (!incident) throw incidentNotFound(ref);
+  return (await alerts.listAlertsOfIncident(ctx.sql, incident.id)).map(presentAlert);
+}

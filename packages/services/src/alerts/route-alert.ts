@@ -1,0 +1,81 @@
+import { alerts, incidents, type Queryable, type routingRules } from '@firebreak/db';
+import { firstMatchingRule, groupKey, incidentSeverityFor } from '@firebreak/domain';
+import { DEFAULT_GROUP_WINDOW_SECONDS } from '@firebreak/schema';
+import type { ServiceContext } from '../context';
+import { openIncident } from '../incidents/create';
+import { intakeActor, linkAlert } from './link';
+
+export type RoutingOutcome =
+  | { kind: 'unrouted' }
+  | { kind: 'matched'; ruleId: string }
+  | { kind: 'suppressed'; ruleId: string }
+  | { kind: 'grouped'; ruleId: string; incidentId: string }
+  | { kind: 'opened'; ruleId: string; incident: incidents.IncidentRow };
+
+// Incident titles are shorter than alert titles.
+const INCIDENT_TITLE_MAX = 500;
+
+/**
+ * Routes a firing alert (CONTRACT.md §6): the first enabled rule that matches decides. No match: the
+ * alert is stored and nothing else happens. `suppress`: stored, marked suppressed. `create_incident`:
+ * linked to an open incident of the same group within the window when the rule groups, else linked
+ * to a new incident (title and mapped severity from the alert).
+ */
+export async function routeAlert(
+  tx: Queryable,
+  ctx: ServiceContext,
+  alert: alerts.AlertRow,
+  rules: readonly routingRules.RoutingRuleRow[],
+  at: Date,
+): Promise<RoutingOutcome> {
+  const rule = firstMatchingRule(rules, alert);
+  if (!rule) {
+    await alerts.setAlertRouting(tx, alert.id, { incidentId: null, routingRuleId: null, suppressed: false });
+    return { kind: 'unrouted' };
+  }
+  const { actions } = rule;
+  if (actions.suppress) {
+    await alerts.setAlertRouting(tx, alert.id, {
+      incidentId: null,
+      routingRuleId: rule.id,
+      suppressed: true,
+    });
+    return { kind: 'suppressed', ruleId: rule.id };
+  }
+  if (!actions.create_incident) {
+    await alerts.setAlertRouting(tx, alert.id, {
+      incidentId: null,
+      routingRuleId: rule.id,
+      suppressed: false,
+    });
+    return { kind: 'matched', ruleId: rule.id };
+  }
+  const group = actions.group_by ? groupKey(actions.group_by, alert.labels) : null;
+  if (group !== null) {
+    const windowMs = (actions.group_window_seconds ?? DEFAULT_GROUP_WINDOW_SECONDS) * 1000;
+    const open = await incidents.findOpenGroupIncident(tx, {
+      routingRuleId: rule.id,
+      groupKey: group,
+      since: new Date(at.getTime() - windowMs),
+    });
+    if (open) {
+      await linkAlert(tx, alert, open.id, { routingRuleId: rule.id, at });
+      if (open.all_alerts_resolved) await incidents.setAllAlertsResolved(tx, open.id, false, at);
+      return { kind: 'grouped', ruleId: rule.id, incidentId: open.id };
+    }
+  }
+  const incident = await openIncident(
+    tx,
+    ctx,
+    intakeActor,
+    {
+      title: alert.title.slice(0, INCIDENT_TITLE_MAX),
+      severity: incidentSeverityFor(alert.severity, actions.severity),
+      description: alert.description ?? '',
+    },
+    { source: 'alert', routingRuleId: rule.id, escalationPolicyId: actions.escalation_policy_id ?? null },
+  );
+  if (group !== null) await incidents.setGroupKey(tx, incident.id, group);
+  await linkAlert(tx, alert, incident.id, { routingRuleId: rule.id, at });
+  return { kind: 'opened', ruleId: rule.id, incident };
+}

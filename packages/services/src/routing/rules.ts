@@ -1,0 +1,74 @@
+import { routingRules } from '@firebreak/db';
+import { byEvaluationOrder, firstMatchingRule, incidentSeverityFor } from '@firebreak/domain';
+import {
+  AppError,
+  type CreateRoutingRuleInput,
+  type RoutingPreviewInput,
+  type RoutingRule,
+  type UpdateRoutingRuleInput,
+} from '@firebreak/schema';
+import type { ServiceContext } from '../context';
+
+function present(row: routingRules.RoutingRuleRow): RoutingRule {
+  return {
+    id: row.id,
+    name: row.name,
+    priority: row.priority,
+    enabled: row.enabled,
+    match_criteria: row.match_criteria,
+    actions: row.actions,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+const notFound = (id: string) => new AppError('not_found', `No routing rule ${id}.`);
+
+/** In evaluation order (CONTRACT.md §6), disabled rules included. */
+export async function listRoutingRules(ctx: ServiceContext): Promise<RoutingRule[]> {
+  return (await routingRules.listRoutingRules(ctx.sql)).sort(byEvaluationOrder).map(present);
+}
+
+export async function getRoutingRule(ctx: ServiceContext, id: string): Promise<RoutingRule> {
+  const row = await routingRules.findRoutingRule(ctx.sql, id);
+  if (!row) throw notFound(id);
+  return present(row);
+}
+
+export async function createRoutingRule(
+  ctx: ServiceContext,
+  input: CreateRoutingRuleInput,
+): Promise<RoutingRule> {
+  const row = await routingRules.insertRoutingRule(ctx.sql, input, ctx.now());
+  ctx.logger.info({ routing_rule_id: row.id, priority: row.priority }, 'routing rule created');
+  return present(row);
+}
+
+export async function updateRoutingRule(
+  ctx: ServiceContext,
+  id: string,
+  input: UpdateRoutingRuleInput,
+): Promise<RoutingRule> {
+  const row = await routingRules.updateRoutingRule(ctx.sql, id, input, ctx.now());
+  if (!row) throw notFound(id);
+  ctx.logger.info({ routing_rule_id: id }, 'routing rule updated');
+  return present(row);
+}
+
+export async function deleteRoutingRule(ctx: ServiceContext, id: string): Promise<void> {
+  if (!(await routingRules.deleteRoutingRule(ctx.sql, id))) throw notFound(id);
+  ctx.logger.info({ routing_rule_id: id }, 'routing rule deleted');
+}
+
+/** "Which rule would take this alert, and what would happen?" — for the rules editor; changes nothing. */
+export async function previewRouting(ctx: ServiceContext, sample: RoutingPreviewInput) {
+  const rules = (await routingRules.listRoutingRules(ctx.sql, { enabledOnly: true })).sort(byEvaluationOrder);
+  const rule = firstMatchingRule(rules, sample);
+  if (!rule) return { rule: null, outcome: 'stored without incident (no rule matches)' };
+  const { actions } = rule;
+  const outcome = actions.suppress
+    ? 'suppressed'
+    : actions.create_incident
+      ? `incident (${incidentSeverityFor(sample.severity, actions.severity)})${actions.group_by ? `, grouped by ${actions.group_by.join(', ')}` : ''}`
+      : 'stored without incident (the rule has no action)';
+  return { rule: present(rule), outcome };
+}

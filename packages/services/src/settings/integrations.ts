@@ -1,0 +1,39 @@
+import { settings } from '@firebreak/db';
+import type { ServiceContext } from '../context';
+
+/**
+ * Webhook credentials, one settings row each. They are stored as given: verifying an HMAC needs the
+ * secret itself, and a key to encrypt it with would sit beside it (the database is the boundary to
+ * protect). They are never returned by the API and never logged.
+ */
+export const integrationSecrets = {
+  genericSigningSecret: 'integrations.generic_webhook.signing_secret',
+  alertmanagerBearerToken: 'integrations.metrics_alertmanager.bearer_token',
+  grafanaHmacSecret: 'integrations.dashboard_alerting.hmac_secret',
+  grafanaTimestampHeader: 'integrations.dashboard_alerting.timestamp_header',
+} as const;
+
+export type IntegrationSecret = keyof typeof integrationSecrets;
+
+export async function readIntegrationSecret(
+  ctx: ServiceContext,
+  name: IntegrationSecret,
+): Promise<string | null> {
+  return (await settings.getSetting<string>(ctx.sql, integrationSecrets[name])) ?? null;
+}
+
+export async function writeIntegrationSecrets(
+  ctx: ServiceContext,
+  values: Partial<Record<IntegrationSecret, string | null>>,
+): Promise<void> {
+  await ctx.sql.begin(async (tx) => {
+    for (const [name, value] of Object.entries(values) as Array<
+      [IntegrationSecret, string | null | undefined]
+    >) {
+      if (value === undefined) continue;
+      if (value === null) await settings.deleteSetting(tx, integrationSecrets[name]);
+      else await settings.putSetting(tx, integrationSecrets[name], value);
+    }
+  });
+  ctx.logger.info({ changed: Object.keys(values) }, 'integration settings changed');
+}
