@@ -7,8 +7,9 @@ import { printTable, writeJson } from './lib/report';
 import type { Benchmark, BenchResult } from './lib/types';
 import { apiBaseline } from './suites/api-baseline';
 import { incidentList } from './suites/incident-list';
+import { intake } from './suites/intake';
 
-const benchmarks: Benchmark[] = [apiBaseline, incidentList];
+const benchmarks: Benchmark[] = [apiBaseline, intake, incidentList];
 
 const env = await startEnvironment();
 const results: BenchResult[] = [];

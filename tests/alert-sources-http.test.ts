@@ -483,6 +483,21 @@ describe('Grafana: POST /api/v1/webhooks/dashboard-alerting', () => {
         401,
         'invalid_signature',
       );
+      // No timestamp at all, and a correctly signed but stale one (a replay), are refused too.
+      await expectError(
+        await postGrafana(body, { 'x-grafana-alerting-signature': hmac(body) }),
+        401,
+        'invalid_signature',
+      );
+      const stale = String(Number(timestamp) - 10 * 60);
+      await expectError(
+        await postGrafana(body, {
+          [header]: stale,
+          'x-grafana-alerting-signature': hmac(`${stale}:${body}`),
+        }),
+        401,
+        'invalid_signature',
+      );
       expect(await alertsOf('dashboard-alerting')).toHaveLength(before);
 
       const accepted = await ok(
@@ -658,6 +673,34 @@ describe('CloudWatch through SNS: POST /api/v1/webhooks/cloud-monitor', () => {
   it('fetched the signing certificate once for all those messages', () => {
     expect(sns.certificateRequests.length - certificateFetchesBefore).toBe(1);
     expect(sns.certificateRequests.at(-1)?.path).toBe('/SimpleNotificationService-test.pem');
+  });
+
+  it('when a topic allowlist is set, refuses other topics (even correctly signed) and accepts listed ones', async () => {
+    const view = await putSetting('cloud-monitor', { topic_arns: [TOPIC_ARN] });
+    expect(view.cloud_monitor).toEqual({ topic_arns: [TOPIC_ARN] });
+    try {
+      const before = (await alertsOf('cloud-monitor')).length;
+      const otherTopic = { ...unrelatedAlarm(), TopicArn: 'arn:aws:sns:us-east-1:999999999999:someone-else' };
+      await expectError(await postSns(signed(otherTopic)), 401, 'invalid_signature');
+      const confirmationsBefore = sns.confirmations.length;
+      const foreignSubscription = {
+        ...confirmation('sns-subscription-confirmation'),
+        TopicArn: 'arn:aws:sns:us-east-1:999999999999:someone-else',
+      };
+      await expectError(await postSns(signed(foreignSubscription)), 401, 'invalid_signature');
+      expect(sns.confirmations.length).toBe(confirmationsBefore);
+      expect(await alertsOf('cloud-monitor')).toHaveLength(before);
+      expect(await ok(await postSns(signed(unrelatedAlarm())))).toMatchObject({ received: 1 });
+      const invalid = await api('PUT', '/api/v1/settings/integrations/cloud-monitor', {
+        token: admin.token,
+        body: { topic_arns: ['not-an-arn'] },
+      });
+      expect(invalid.status).toBe(400);
+    } finally {
+      expect((await putSetting('cloud-monitor', { topic_arns: null })).cloud_monitor).toEqual({
+        topic_arns: null,
+      });
+    }
   });
 
   describe('refuses forged messages with 401 invalid_signature, storing nothing', () => {

@@ -5,6 +5,8 @@ export interface LoadOptions {
   method?: 'GET' | 'POST' | 'PATCH';
   headers?: Record<string, string>;
   body?: string;
+  /** A fresh body for every request (e.g. unique external_ids); overrides `body`. */
+  makeBody?: () => string;
   connections?: number;
   /** Fixed request rate across all connections (open model); unset = as fast as possible. */
   overallRate?: number;
@@ -17,6 +19,7 @@ export interface LoadResult {
   p99Ms: number;
   non2xx: number;
   errors: number;
+  timeouts: number;
   total: number;
 }
 
@@ -27,6 +30,15 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     method: options.method ?? 'GET',
     headers: options.headers,
     body: options.body,
+    ...(options.makeBody
+      ? {
+          requests: [
+            {
+              setupRequest: (request: autocannon.Request) => ({ ...request, body: options.makeBody!() }),
+            },
+          ],
+        }
+      : {}),
     connections: options.connections ?? 16,
     ...(options.overallRate ? { overallRate: options.overallRate } : {}),
     duration: options.durationSeconds ?? 10,
@@ -36,7 +48,8 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
+    errors: result.errors,
+    timeouts: result.timeouts,
     total: result.requests.total,
   };
 }

@@ -26,8 +26,8 @@ export const apiBaseline: Benchmark = {
       connections: 32,
       durationSeconds: 10,
     });
-    if (authed.non2xx > 0 || authed.errors > 0)
-      throw new Error(`auth/me failed ${authed.non2xx + authed.errors} times`);
+    if (authed.non2xx > 0 || authed.errors + authed.timeouts > 0)
+      throw new Error(`auth/me failed ${authed.non2xx + authed.errors + authed.timeouts} times`);
     results.push({
       name: 'authenticated GET throughput (c=32)',
       value: authed.requestsPerSecond,

@@ -1,5 +1,5 @@
 import { alertsOrThrow, type ParseResult } from '@firebreak/domain';
-import { parseJson } from '@firebreak/http';
+import { parseJson, readBodyText } from '@firebreak/http';
 import { AppError } from '@firebreak/schema';
 import { type IntakeResult, type Integration, recordAlerts, type ServiceContext } from '@firebreak/services';
 import type { Context } from 'hono';
@@ -39,7 +39,7 @@ export async function rawJsonBody(
       'Send the body as JSON with Content-Type: application/json.',
     );
   }
-  return c.req.text();
+  return readBodyText(c);
 }
 
 /** Parse (pure, per source), then store and route in one transaction. */

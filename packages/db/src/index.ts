@@ -1,3 +1,4 @@
+export * as alertBatches from './alert-batches';
 export * as alerts from './alerts';
 export * as apiKeys from './api-keys';
 export * from './client';

@@ -41,8 +41,21 @@ export function parseJson(raw: string): unknown {
   }
 }
 
+/**
+ * The raw body as text. A client that goes away mid-body makes the read fail with a socket error;
+ * that is the client's problem (400), not ours, and must not look like a database failure in the logs.
+ */
+export async function readBodyText(c: Context): Promise<string> {
+  try {
+    return await c.req.text();
+  } catch (error) {
+    if (error instanceof AppError) throw error; // the body limit
+    throw new AppError('invalid_json', 'The request body could not be read (the client closed the connection).');
+  }
+}
+
 /** Content type, JSON syntax, then the schema: 415, 400 `invalid_json`, 400 `validation_failed`. */
 export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
   requireJsonContentType(c);
-  return parseOrThrow(schema, parseJson(await c.req.text()));
+  return parseOrThrow(schema, parseJson(await readBodyText(c)));
 }

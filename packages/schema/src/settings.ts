@@ -18,11 +18,25 @@ export const GrafanaSettingsInput = z.object({
     .optional(),
 });
 
+/** Which SNS topics may deliver CloudWatch alarms; null lifts the restriction. */
+export const CloudMonitorSettingsInput = z.object({
+  topic_arns: z
+    .array(
+      z
+        .string()
+        .regex(/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_.-]{1,256}$/, 'must be an SNS topic ARN'),
+    )
+    .min(1)
+    .max(100)
+    .nullable(),
+});
+
 /** What `GET /api/v1/settings` shows: whether secrets are set, never the secrets. */
 export const SettingsView = z.object({
   generic_webhook: z.object({ signing_secret_set: z.boolean() }),
   metrics_alertmanager: z.object({ bearer_token_set: z.boolean() }),
   dashboard_alerting: z.object({ hmac_secret_set: z.boolean(), timestamp_header: z.string().nullable() }),
+  cloud_monitor: z.object({ topic_arns: z.array(z.string()).nullable() }),
   chat: z.object({ configured: z.boolean() }),
   ai: z.object({ provider: z.string(), configured: z.boolean() }),
   default_escalation_policy_id: z.uuid().nullable(),

@@ -1,10 +1,16 @@
 import { type AppEnv, type RequireRole, readJson } from '@firebreak/http';
 import {
   AlertmanagerSettingsInput,
+  CloudMonitorSettingsInput,
   GenericWebhookSettingsInput,
   GrafanaSettingsInput,
 } from '@firebreak/schema';
-import { getSettingsView, type ServiceContext, writeIntegrationSecrets } from '@firebreak/services';
+import {
+  getSettingsView,
+  type ServiceContext,
+  writeIntegrationSecrets,
+  writeSnsTopicAllowlist,
+} from '@firebreak/services';
 import type { Hono } from 'hono';
 import type { ApiDeps } from '../deps';
 
@@ -40,6 +46,12 @@ export function addSettingsRoutes(app: Hono<AppEnv>, deps: ApiDeps, requireRole:
       grafanaHmacSecret: input.hmac_secret,
       grafanaTimestampHeader: input.hmac_secret === null ? null : (input.timestamp_header ?? null),
     });
+    return view(c, ctx);
+  });
+
+  app.put('/api/v1/settings/integrations/cloud-monitor', requireRole('admin'), async (c) => {
+    const input = await readJson(c, CloudMonitorSettingsInput);
+    await writeSnsTopicAllowlist(ctx, input.topic_arns);
     return view(c, ctx);
   });
 }

@@ -8,7 +8,7 @@ import {
 } from '@firebreak/domain';
 import { type AppEnv, parseJson } from '@firebreak/http';
 import { AppError } from '@firebreak/schema';
-import { recordAlerts } from '@firebreak/services';
+import { readSnsTopicAllowlist, recordAlerts } from '@firebreak/services';
 import type { Hono } from 'hono';
 import type { IngestDeps } from '../deps';
 import { type IntakeGate, rawJsonBody } from '../intake';
@@ -20,8 +20,9 @@ const urlOptions = { allowLoopback: true };
 
 /**
  * CloudWatch alarms through SNS (spec §4.3, reference §3): `text/plain` JSON, every message's
- * signature verified with the certificate of an allowed `SigningCertURL`, subscriptions confirmed by
- * fetching `SubscribeURL`, unsubscriptions logged, alarms recorded.
+ * signature verified with the certificate of an allowed `SigningCertURL`, the topic checked against
+ * the allowlist when one is set, subscriptions confirmed by fetching `SubscribeURL`, unsubscriptions
+ * logged, alarms recorded.
  */
 export function addCloudMonitorRoute(app: Hono<AppEnv>, deps: IngestDeps, gate: IntakeGate): void {
   const { ctx, config } = deps;
@@ -46,6 +47,15 @@ export function addCloudMonitorRoute(app: Hono<AppEnv>, deps: IngestDeps, gate: 
     if (!verifySnsSignature(envelope, certificate)) {
       logger.warn('invalid_signature');
       throw new AppError('invalid_signature', 'The SNS message signature does not verify.');
+    }
+
+    const topics = await readSnsTopicAllowlist(ctx);
+    if (topics !== null && !topics.includes(envelope.TopicArn)) {
+      logger.warn({ topic_arn: envelope.TopicArn }, 'invalid_signature');
+      throw new AppError(
+        'invalid_signature',
+        'This SNS topic is not allowed to deliver here (Settings → Integrations).',
+      );
     }
 
     if (envelope.Type === 'SubscriptionConfirmation') {

@@ -28,11 +28,21 @@ export function addMonitoringWebhookRoutes(app: Hono<AppEnv>, deps: IngestDeps, 
       const timestampHeader = await readIntegrationSecret(ctx, 'grafanaTimestampHeader');
       const timestamp = timestampHeader ? c.req.header(timestampHeader) : undefined;
       const signature = c.req.header('x-grafana-alerting-signature');
-      if (!grafanaSignatureMatches(secret, raw, signature, timestamp)) {
+      // With a timestamp header configured, the timestamp is part of what is signed and must be fresh,
+      // so a captured request cannot be replayed later.
+      const stale = timestampHeader !== null && !isFresh(timestamp, ctx.now());
+      if (stale || !grafanaSignatureMatches(secret, raw, signature, timestamp)) {
         c.get('logger').warn({ integration: 'grafana' }, 'invalid_signature');
         throw new AppError('invalid_signature', 'X-Grafana-Alerting-Signature is missing or does not match.');
       }
     }
     return c.json(await gate.run(() => ingest(ctx, 'grafana', raw, parseGrafanaWebhook)));
   });
+}
+
+const REPLAY_WINDOW_SECONDS = 5 * 60;
+
+function isFresh(timestamp: string | undefined, now: Date): boolean {
+  if (timestamp === undefined || !/^\d{1,12}$/.test(timestamp)) return false;
+  return Math.abs(now.getTime() / 1000 - Number(timestamp)) <= REPLAY_WINDOW_SECONDS;
 }

@@ -5,8 +5,8 @@ import { problemsOf } from './parse-result';
 /**
  * The Amazon SNS HTTP(S) envelope (reference §3.2–§3.4), the pure half of its checks. The ingest app does
  * the I/O: it checks `SigningCertURL` with `isAllowedCertUrl`, fetches and caches the certificate, calls
- * `verifySnsSignature`, checks `TopicArn` against its allowlist, and hands a Notification's `Message` to
- * `parseCloudWatchNotification`. Like the alert parsers, nothing here throws on bad input.
+ * `verifySnsSignature`, checks `TopicArn` against the allowlist in Settings when one is set, and hands a
+ * Notification's `Message` to `parseCloudWatchNotification`. Like the alert parsers, nothing here throws on bad input.
  */
 
 export type SnsParseResult = { ok: true; envelope: SnsEnvelope } | { ok: false; problems: ValidationIssue[] };

@@ -1,4 +1,4 @@
-import { alerts, incidents, routingRules, type TransactionSql } from '@firebreak/db';
+import { alertBatches, alerts, incidents, routingRules, type TransactionSql } from '@firebreak/db';
 import { byEvaluationOrder } from '@firebreak/domain';
 import type { AlertInput } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
@@ -56,23 +56,20 @@ async function recordInTransaction(
   at: Date,
 ): Promise<{ result: IntakeResult; opened: incidents.IncidentRow[] }> {
   const rules = (await routingRules.listRoutingRules(tx, { enabledOnly: true })).sort(byEvaluationOrder);
-  await lockKnownAlerts(tx, integration, inputs);
+  const stored = await storeBatch(tx, integration, inputs, at);
   const result = emptyResult(inputs.length);
   const opened: incidents.IncidentRow[] = [];
 
-  for (const input of inputs) {
-    const stored = await upsert(tx, integration, input, at);
-    let alert = stored.alert;
-    if (stored.kind === 'created') result.created += 1;
-    else if (stored.kind === 'resolved') result.resolved += 1;
+  for (const { kind, alert: storedAlert } of stored) {
+    let alert = storedAlert;
+    if (kind === 'created') result.created += 1;
+    else if (kind === 'resolved') result.resolved += 1;
     else result.updated += 1;
 
-    if (stored.kind === 'resolved' && alert.incident_id)
-      await flagIfAllAlertsResolved(tx, alert.incident_id, at);
-    const needsRouting =
-      alert.status === 'firing' && (stored.kind === 'created' || stored.kind === 'refired');
+    if (kind === 'resolved' && alert.incident_id) await flagIfAllAlertsResolved(tx, alert.incident_id, at);
+    const needsRouting = alert.status === 'firing' && (kind === 'created' || kind === 'refired');
     if (needsRouting) {
-      const linkedOpen = stored.kind === 'refired' ? await openIncidentOf(tx, alert) : undefined;
+      const linkedOpen = kind === 'refired' ? await openIncidentOf(tx, alert) : undefined;
       if (linkedOpen) {
         // The problem came back while its incident is still open: same incident, flag cleared.
         await linkAlert(tx, alert, linkedOpen.id, {
@@ -107,10 +104,71 @@ async function recordInTransaction(
   return { result, opened };
 }
 
-type Stored = { kind: 'created' | 'updated' | 'resolved' | 'refired'; alert: alerts.AlertRow };
+type StoredKind = 'created' | 'updated' | 'resolved' | 'refired';
+type Stored = { kind: StoredKind; alert: alerts.AlertRow };
 
-/** Inserts a new alert or updates the known one, telling which of the four things happened. */
-async function upsert(
+/** What a delivery does to a known alert, and when it ended. */
+function change(existing: alerts.AlertRow, input: AlertInput, at: Date) {
+  const refired = existing.status === 'resolved' && input.status === 'firing';
+  const resolving = existing.status === 'firing' && input.status === 'resolved';
+  const endedAt = input.status === 'resolved' ? (input.endedAt ?? existing.ended_at ?? at) : null;
+  const kind: StoredKind = refired ? 'refired' : resolving ? 'resolved' : 'updated';
+  return { refired, endedAt, kind };
+}
+
+/**
+ * Stores the batch set-wise: lock the known alerts (sorted, one query), insert the new ones (one
+ * query), update the known ones (one query). A batch that names the same alert twice is applied one
+ * alert at a time instead, so each delivery sees the one before it.
+ */
+async function storeBatch(
+  tx: TransactionSql,
+  integration: Integration,
+  inputs: readonly AlertInput[],
+  at: Date,
+): Promise<Stored[]> {
+  const keys = inputs.map(alerts.dedupKeyOf);
+  const present = keys.filter((key): key is string => key !== null);
+  const known = await alertBatches.lockAlertsByKeys(tx, integration, [...new Set(present)].sort());
+  if (new Set(present).size !== present.length) {
+    const stored: Stored[] = [];
+    for (const input of inputs) stored.push(await storeOne(tx, integration, input, at));
+    return stored;
+  }
+  const fresh = inputs.filter((_, i) => keys[i] === null || !known.has(keys[i]!));
+  const inserted = await alertBatches.insertAlerts(tx, integration, fresh, at);
+  const created = new Map(fresh.map((input, i) => [input, inserted[i]]));
+  for (const [input, row] of created) {
+    // Inserted by a concurrent batch between our lock and our insert: it is a known alert now.
+    if (!row)
+      known.set(
+        alerts.dedupKeyOf(input)!,
+        (await alerts.lockAlertByKey(tx, integration, alerts.dedupKeyOf(input)!))!,
+      );
+  }
+  const plans = inputs.flatMap((input, i) => {
+    const existing = created.get(input) ? undefined : known.get(keys[i]!);
+    return existing ? [{ input, existing, ...change(existing, input, at) }] : [];
+  });
+  const updated = await alertBatches.updateAlerts(
+    tx,
+    plans.map((plan) => ({
+      id: plan.existing.id,
+      input: plan.input,
+      refired: plan.refired,
+      endedAt: plan.endedAt,
+    })),
+    at,
+  );
+  const updates = new Map(plans.map((plan, i) => [plan.input, { kind: plan.kind, alert: updated[i]! }]));
+  return inputs.map((input) => {
+    const row = created.get(input);
+    return row ? { kind: 'created' as const, alert: row } : updates.get(input)!;
+  });
+}
+
+/** One alert at a time: insert it, or lock and update the known one. */
+async function storeOne(
   tx: TransactionSql,
   integration: Integration,
   input: AlertInput,
@@ -124,22 +182,13 @@ async function upsert(
     existing = await alerts.lockAlertByKey(tx, integration, key!); // a concurrent batch inserted it first
     if (!existing) throw new Error(`alert ${key} vanished while being recorded`);
   }
-  const refired = existing.status === 'resolved' && input.status === 'firing';
-  const resolving = existing.status === 'firing' && input.status === 'resolved';
-  const endedAt = input.status === 'resolved' ? (input.endedAt ?? existing.ended_at ?? at) : null;
-  const alert = await alerts.updateAlert(tx, existing.id, input, { refired, endedAt, at });
-  return { kind: refired ? 'refired' : resolving ? 'resolved' : 'updated', alert };
-}
-
-/** Locks, in one sorted pass, the alerts this batch will update, so concurrent batches queue rather than deadlock. */
-async function lockKnownAlerts(tx: TransactionSql, integration: Integration, inputs: readonly AlertInput[]) {
-  const keys = [
-    ...new Set(inputs.map(alerts.dedupKeyOf).filter((key): key is string => key !== null)),
-  ].sort();
-  if (keys.length === 0) return;
-  await tx`
-    select id from alerts where integration = ${integration} and dedup_key = any(${keys})
-    order by dedup_key for update`;
+  const plan = change(existing, input, at);
+  const alert = await alerts.updateAlert(tx, existing.id, input, {
+    refired: plan.refired,
+    endedAt: plan.endedAt,
+    at,
+  });
+  return { kind: plan.kind, alert };
 }
 
 async function openIncidentOf(tx: TransactionSql, alert: alerts.AlertRow) {

@@ -30,7 +30,14 @@ export async function routeAlert(
 ): Promise<RoutingOutcome> {
   const rule = firstMatchingRule(rules, alert);
   if (!rule) {
-    await alerts.setAlertRouting(tx, alert.id, { incidentId: null, routingRuleId: null, suppressed: false });
+    // A new alert already has no routing; only a re-fired one may carry an old rule's marks.
+    if (alert.routing_rule_id !== null || alert.suppressed || alert.incident_id !== null) {
+      await alerts.setAlertRouting(tx, alert.id, {
+        incidentId: null,
+        routingRuleId: null,
+        suppressed: false,
+      });
+    }
     return { kind: 'unrouted' };
   }
   const { actions } = rule;

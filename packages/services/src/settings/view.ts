@@ -24,6 +24,9 @@ export async function getSettingsView(
       hmac_secret_set: isSet(integrationSecrets.grafanaHmacSecret),
       timestamp_header: (values.get(integrationSecrets.grafanaTimestampHeader) as string | undefined) ?? null,
     },
+    cloud_monitor: {
+      topic_arns: (values.get('integrations.cloud_monitor.topic_arns') as string[] | undefined) ?? null,
+    },
     chat: { configured: configured.chatConfigured },
     ai: { provider: configured.aiProvider, configured: configured.aiProvider !== 'none' },
     default_escalation_policy_id: (values.get(DEFAULT_ESCALATION_POLICY_KEY) as string | undefined) ?? null,
