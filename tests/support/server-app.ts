@@ -8,7 +8,7 @@ import {
   type TestUser,
 } from '@firebreak/runtime/testing';
 import { createServerApp } from '@firebreak/server';
-import { bodyOf, type TestClient, testClient } from '@firebreak/testing';
+import { bodyOf, type JsonBody, type TestClient, testClient } from '@firebreak/testing';
 
 export interface TestServer {
   runtime: TestRuntime;
@@ -19,9 +19,9 @@ export interface TestServer {
     path: string,
     body: unknown,
     headers?: Record<string, string>,
-  ): Promise<{ status: number; body: any }>;
+  ): Promise<{ status: number; body: JsonBody }>;
   /** GET an API path as the admin; answers the parsed body. */
-  get(path: string): Promise<any>;
+  get(path: string): Promise<JsonBody>;
 }
 
 export async function startTestServer(env: Env = {}): Promise<TestServer> {

@@ -50,7 +50,10 @@ export async function readBodyText(c: Context): Promise<string> {
     return await c.req.text();
   } catch (error) {
     if (error instanceof AppError) throw error; // the body limit
-    throw new AppError('invalid_json', 'The request body could not be read (the client closed the connection).');
+    throw new AppError(
+      'invalid_json',
+      'The request body could not be read (the client closed the connection).',
+    );
   }
 }
 
