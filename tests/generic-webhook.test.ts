@@ -1,6 +1,7 @@
 // Spec §4.2, §3.3, §5.2 and CONTRACT.md §6: the generic webhook end to end.
 import { createHmac } from 'node:crypto';
 import { outbox } from '@firebreak/db';
+import { bodyOf } from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server-app';
 
@@ -241,7 +242,7 @@ describe('signing secret', () => {
 
     const missing = await send({});
     expect(missing.status).toBe(401);
-    expect((await missing.json()).error.code).toBe('invalid_signature');
+    expect((await bodyOf(missing)).error.code).toBe('invalid_signature');
     expect((await send({ 'x-service-signature': sign(`${raw} `) })).status).toBe(401);
     expect((await send({ 'x-service-signature': sign(raw).toUpperCase() })).status).toBe(401);
     expect((await send({ 'x-service-signature': sign(raw) })).status).toBe(200);
@@ -289,7 +290,7 @@ describe('the webhook', () => {
   it('publishes the JSON Schema of its body, generated from the validating schema', async () => {
     const res = await s.api('GET', '/api/v1/webhooks/generic/schema');
     expect(res.status).toBe(200);
-    const schema = await res.json();
+    const schema = await bodyOf(res);
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(schema.required).toEqual(['alerts']);
     const item = schema.properties.alerts.items;

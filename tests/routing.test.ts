@@ -1,5 +1,6 @@
 // CONTRACT.md §6 routing rules: CRUD, and how alerts are routed by them.
 import { createTestUser } from '@firebreak/runtime/testing';
+import { bodyOf } from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server-app';
 
@@ -12,7 +13,7 @@ afterAll(() => s.runtime.cleanup());
 const rules = {
   create: async (body: unknown) => {
     const res = await s.api('POST', '/api/v1/routing-rules', { token: s.admin.token, body });
-    return { status: res.status, body: await res.json() };
+    return { status: res.status, body: await bodyOf(res) };
   },
   patch: (id: string, body: unknown) =>
     s.api('PATCH', `/api/v1/routing-rules/${id}`, { token: s.admin.token, body }),
@@ -99,7 +100,7 @@ describe('routing rules API', () => {
       })
     ).body;
     expect((await s.get(`/api/v1/routing-rules/${rule.id}`)).name).toBe('temp');
-    const updated = await (await rules.patch(rule.id, { enabled: false, priority: 8 })).json();
+    const updated = await bodyOf(await rules.patch(rule.id, { enabled: false, priority: 8 }));
     expect(updated).toMatchObject({ enabled: false, priority: 8, name: 'temp' });
     expect((await rules.remove(rule.id)).status).toBe(204);
     expect((await rules.remove(rule.id)).status).toBe(404);
@@ -234,12 +235,12 @@ describe('routing alerts', () => {
       token: s.admin.token,
       body: { labels: { team: 'db' }, severity: 'info' },
     });
-    expect(await res.json()).toMatchObject({ rule: { id: rule.id }, outcome: 'incident (medium)' });
+    expect(await bodyOf(res)).toMatchObject({ rule: { id: rule.id }, outcome: 'incident (medium)' });
     const none = await s.api('POST', '/api/v1/routing-rules/preview', {
       token: s.admin.token,
       body: { severity: 'info' },
     });
-    expect(await none.json()).toEqual({ rule: null, outcome: 'stored without incident (no rule matches)' });
+    expect(await bodyOf(none)).toEqual({ rule: null, outcome: 'stored without incident (no rule matches)' });
     expect((await s.runtime.sql`select count(*)::int as n from alerts`)[0]!.n).toBe(before);
     await rules.remove(rule.id);
   });
