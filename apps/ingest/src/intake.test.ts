@@ -13,7 +13,11 @@ describe('IntakeGate', () => {
     const second = gate.run(() => blocker.then(() => 'second'));
     const refused = await gate.run(async () => 'third').catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(AppError);
-    expect(refused).toMatchObject({ code: 'service_unavailable', status: 503, details: { retry_after_seconds: 1 } });
+    expect(refused).toMatchObject({
+      code: 'service_unavailable',
+      status: 503,
+      details: { retry_after_seconds: 1 },
+    });
     release();
     expect(await Promise.all([first, second])).toEqual(['first', 'second']);
     expect(await gate.run(async () => 'after')).toBe('after');
