@@ -11,11 +11,14 @@ import type { ApiDeps } from './deps';
 import { addAlertRoutes } from './routes/alerts';
 import { addApiKeyRoutes } from './routes/api-keys';
 import { addAuthRoutes } from './routes/auth';
+import { addEscalationPolicyRoutes } from './routes/escalation-policies';
 import { addIncidentRoutes } from './routes/incidents';
 import { addMetricsRoute } from './routes/metrics';
 import { addOpenApiRoute } from './routes/openapi';
 import { addRoutingRuleRoutes } from './routes/routing-rules';
+import { addScheduleRoutes } from './routes/schedules';
 import { addSettingsRoutes } from './routes/settings';
+import { addUserRoutes } from './routes/users';
 
 export type { ApiDeps } from './deps';
 
@@ -36,6 +39,9 @@ export function addApiRoutes(app: Hono<AppEnv>, deps: ApiDeps): void {
   addAuthRoutes(app, deps, requireRole);
   addApiKeyRoutes(app, deps, requireRole);
   addIncidentRoutes(app, deps, requireRole);
+  addUserRoutes(app, deps, requireRole);
+  addScheduleRoutes(app, deps, requireRole);
+  addEscalationPolicyRoutes(app, deps, requireRole);
   addAlertRoutes(app, deps, requireRole);
   addRoutingRuleRoutes(app, deps, requireRole);
   addSettingsRoutes(app, deps, requireRole);

@@ -1,4 +1,5 @@
 export * from './alert-sources';
 export * from './incident-lifecycle';
+export * from './oncall';
 export * from './roles';
 export * from './routing';

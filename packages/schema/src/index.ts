@@ -3,6 +3,7 @@ export * from './auth';
 export * from './errors';
 export * from './health';
 export * from './incident';
+export * from './oncall';
 export * from './routing';
 export * from './settings';
 export * from './validation';

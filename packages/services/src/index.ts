@@ -18,6 +18,7 @@ export * from './incidents/present';
 export * from './incidents/queries';
 export { parseIncidentRef } from './incidents/ref';
 export { updateIncident } from './incidents/update';
+export * from './oncall';
 export * from './routing/rules';
 export * from './settings/integrations';
 export * from './settings/view';

@@ -3,6 +3,7 @@ import type { Hono } from 'hono';
 import { createDocument } from 'zod-openapi';
 import { configurationPaths } from '../openapi/configuration-paths';
 import { incidentPaths } from '../openapi/incident-paths';
+import { oncallPaths } from '../openapi/oncall-paths';
 
 /**
  * `GET /api/v1/openapi.json`: generated from the same zod schemas that validate the requests, so the
@@ -15,7 +16,7 @@ export function addOpenApiRoute(app: Hono<AppEnv>): void {
       openapi: '3.1.0',
       info: { title: 'Firebreak API', version: '1.0.0' },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      paths: { ...configurationPaths, ...incidentPaths },
+      paths: { ...configurationPaths, ...incidentPaths, ...oncallPaths },
     });
     return c.json(document);
   });

@@ -135,7 +135,11 @@ async function storeBatch(
     for (const input of inputs) stored.push(await storeOne(tx, integration, input, at));
     return stored;
   }
-  const fresh = inputs.filter((_, i) => keys[i] === null || !known.has(keys[i]!));
+  // Inserted in key order: two batches inserting the same new alerts then wait on each other instead
+  // of deadlocking (the insert's unique-index waits follow the order rows are written in).
+  const fresh = inputs
+    .filter((_, i) => keys[i] === null || !known.has(keys[i]!))
+    .sort((a, b) => (alerts.dedupKeyOf(a) ?? '').localeCompare(alerts.dedupKeyOf(b) ?? ''));
   const inserted = await alertBatches.insertAlerts(tx, integration, fresh, at);
   const created = new Map(fresh.map((input, i) => [input, inserted[i]]));
   for (const [input, row] of created) {

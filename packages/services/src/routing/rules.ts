@@ -5,6 +5,7 @@ import {
   type CreateRoutingRuleInput,
   type RoutingPreviewInput,
   type RoutingRule,
+  type RuleActions,
   type UpdateRoutingRuleInput,
 } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
@@ -34,10 +35,23 @@ export async function getRoutingRule(ctx: ServiceContext, id: string): Promise<R
   return present(row);
 }
 
+/** A rule may only name a policy that exists (an incident it opens would otherwise fail to insert). */
+async function requirePolicy(ctx: ServiceContext, actions: RuleActions | undefined): Promise<void> {
+  const id = actions?.escalation_policy_id;
+  if (!id) return;
+  const [found] = await ctx.sql`select 1 from escalation_policies where id = ${id}`;
+  if (!found) {
+    throw new AppError('validation_failed', 'The request is not valid.', [
+      { path: 'actions.escalation_policy_id', message: 'no escalation policy has this id' },
+    ]);
+  }
+}
+
 export async function createRoutingRule(
   ctx: ServiceContext,
   input: CreateRoutingRuleInput,
 ): Promise<RoutingRule> {
+  await requirePolicy(ctx, input.actions);
   const row = await routingRules.insertRoutingRule(ctx.sql, input, ctx.now());
   ctx.logger.info({ routing_rule_id: row.id, priority: row.priority }, 'routing rule created');
   return present(row);
@@ -48,6 +62,7 @@ export async function updateRoutingRule(
   id: string,
   input: UpdateRoutingRuleInput,
 ): Promise<RoutingRule> {
+  await requirePolicy(ctx, input.actions);
   const row = await routingRules.updateRoutingRule(ctx.sql, id, input, ctx.now());
   if (!row) throw notFound(id);
   ctx.logger.info({ routing_rule_id: id }, 'routing rule updated');

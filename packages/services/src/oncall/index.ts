@@ -1,0 +1,14 @@
+export * from './create-escalation-policy';
+export * from './create-schedule';
+export * from './create-user';
+export * from './delete-escalation-policy';
+export * from './delete-schedule';
+export * from './delete-user';
+export * from './escalation-policy-queries';
+export { presentEscalationPolicy, presentSchedule } from './present';
+export * from './schedule-queries';
+export * from './update-escalation-policy';
+export * from './update-schedule';
+export * from './update-user';
+export * from './user-queries';
+export * from './who-is-on-call';

@@ -1,0 +1,34 @@
+import { schedules } from '@firebreak/db';
+import type { Schedule, UpdateScheduleInput } from '@firebreak/schema';
+import type { ServiceContext } from '../context';
+import { presentSchedule } from './present';
+import { scheduleConflicts, toNewLayers } from './schedule-layers';
+import { notFound, refusingConflicts } from './write-errors';
+
+/**
+ * `PATCH /api/v1/schedules/{id}` (admin). `layers`, when given, replaces them all. Rotation starts are
+ * stored as instants, so a new time zone alone moves no start; it changes the wall clock that
+ * day-aligned rotations keep from then on.
+ */
+export async function updateSchedule(
+  ctx: ServiceContext,
+  id: string,
+  input: UpdateScheduleInput,
+): Promise<Schedule> {
+  const write = ctx.sql.begin(async (tx) => {
+    const current = await schedules.lockSchedule(tx, id);
+    if (!current) throw notFound('schedule', id);
+    const timezone = input.timezone ?? current.timezone;
+    const layers = input.layers ? await toNewLayers(tx, input.layers, timezone) : undefined;
+    const fields = {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.timezone !== undefined ? { timezone: input.timezone } : {}),
+    };
+    await schedules.updateSchedule(tx, id, fields, ctx.now());
+    if (layers) await schedules.replaceLayers(tx, id, layers);
+    return (await schedules.findSchedule(tx, id))!;
+  });
+  const record = await refusingConflicts(write, scheduleConflicts(input.name));
+  ctx.logger.info({ schedule_id: id, fields: Object.keys(input) }, 'schedule changed');
+  return presentSchedule(record);
+}

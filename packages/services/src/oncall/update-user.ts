@@ -1,0 +1,34 @@
+import { userAdmin } from '@firebreak/db';
+import type { UpdateUserInput, User } from '@firebreak/schema';
+import { hashPassword } from '../auth/passwords';
+import { presentUser } from '../auth/present';
+import type { ServiceContext } from '../context';
+import { lastAdmin, userConflicts } from './user-conflicts';
+import { notFound, refusingConflicts } from './write-errors';
+
+/**
+ * `PATCH /api/v1/users/{id}` (admin). A new password ends the user's sessions. Demoting or deactivating
+ * the last active admin is refused (409), since nobody could then manage the installation.
+ */
+export async function updateUser(ctx: ServiceContext, id: string, input: UpdateUserInput): Promise<User> {
+  const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
+  const write = ctx.sql.begin(async (tx) => {
+    // Admins are locked before the user, in the same order as deleteUser, so the two cannot deadlock.
+    const admins =
+      input.role !== undefined || input.active !== undefined ? await userAdmin.lockActiveAdmins(tx) : [];
+    const current = await userAdmin.lockUser(tx, id);
+    if (!current) throw notFound('user', id);
+    const losesAdmin = (input.role !== undefined && input.role !== 'admin') || input.active === false;
+    if (losesAdmin && admins.length === 1 && admins[0] === id) throw lastAdmin();
+    const { password: _, ...fields } = input;
+    const changes: userAdmin.UserChanges = Object.fromEntries(
+      Object.entries({ ...fields, password_hash: passwordHash }).filter(([, value]) => value !== undefined),
+    );
+    const row = await userAdmin.updateUser(tx, id, changes, ctx.now());
+    if (passwordHash) await userAdmin.deleteSessionsOfUser(tx, id);
+    return row!;
+  });
+  const row = await refusingConflicts(write, userConflicts(input));
+  ctx.logger.info({ user_id: id, fields: Object.keys(input) }, 'user changed');
+  return presentUser(row);
+}
