@@ -35,7 +35,7 @@ try {
   });
   shutdown.add('database preparation', async () => database.stop());
 
-  const worker = startWorker(runtime.ctx);
+  const worker = await startWorker(runtime.ctx, { redis: runtime.redisConfig });
   shutdown.add('worker', () => worker.stop());
 
   const app = createServerApp({ ctx: runtime.ctx, ready: runtime.ready, config });

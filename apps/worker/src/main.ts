@@ -6,8 +6,8 @@ import { startWorker } from './worker';
 await runApp({
   name: 'worker',
   defaultPort: 8084,
-  build: (runtime, shutdown) => {
-    const worker = startWorker(runtime.ctx);
+  build: async (runtime, shutdown) => {
+    const worker = await startWorker(runtime.ctx, { redis: runtime.redisConfig });
     shutdown.add('worker', () => worker.stop());
     return createApp({ ctx: runtime.ctx, ready: runtime.ready });
   },

@@ -1,16 +1,66 @@
+import {
+  createJobQueues,
+  createJobWorker,
+  createRedis,
+  type JobQueues,
+  type RedisConfig,
+} from '@firebreak/queue';
 import type { ServiceContext } from '@firebreak/services';
+import { handleEscalationCheck, startEscalationReconciler } from './escalation-timers';
 import { startHousekeeping } from './housekeeping';
+import { startOutboxRelay } from './outbox-relay';
+
+export interface WorkerOptions {
+  redis: RedisConfig;
+  /** How often the reconciler looks for due escalations, and the relay polls besides notifications. */
+  intervalMs?: number;
+}
 
 export interface RunningWorker {
+  queues: JobQueues;
+  /** Relay what is pending and fire what is due now (tests; the loops do this by themselves). */
+  tick(): Promise<void>;
   stop(): Promise<void>;
 }
 
-/** Everything the worker runs in the background; the embedded start runs it inside its process. */
-export function startWorker(ctx: ServiceContext): RunningWorker {
+/**
+ * Everything the worker runs: the outbox relay, the escalation consumer and reconciler, housekeeping.
+ * The embedded start runs it inside its process; `apps/worker/src/main.ts` runs it alone.
+ */
+export async function startWorker(ctx: ServiceContext, options: WorkerOptions): Promise<RunningWorker> {
+  const intervalMs = options.intervalMs ?? 1000;
+  const queues = createJobQueues(ctx.redis, ctx.redisPrefix);
+  const blocking = createRedis(options.redis, 'blocking', ctx.logger);
+  const escalationWorker = createJobWorker(
+    'escalation',
+    { 'escalation.check': (payload) => handleEscalationCheck(ctx, queues, payload.incident_id) },
+    {
+      connection: blocking,
+      prefix: ctx.redisPrefix,
+      concurrency: 16,
+      onFailed: (job, error) => {
+        ctx.metrics.jobFailures.inc({ queue: 'escalation' });
+        ctx.logger.error({ job_id: job?.id, job: job?.name, err: { message: error.message } }, 'job failed');
+      },
+    },
+  );
+  const relay = await startOutboxRelay(ctx, queues, intervalMs);
+  const reconciler = startEscalationReconciler(ctx, intervalMs);
   const housekeeping = startHousekeeping(ctx);
   return {
+    queues,
+    tick: async () => {
+      await relay.flush();
+      await reconciler.runOnce();
+    },
+    // Stop taking work first, let in-flight jobs finish (BullMQ's close waits for them), then the
+    // connections. Jobs not started stay in Redis for the next worker.
     stop: async () => {
       housekeeping.stop();
+      await Promise.all([relay.stop(), reconciler.stop()]);
+      await escalationWorker.close();
+      await queues.close();
+      blocking.disconnect();
     },
   };
 }

@@ -4,6 +4,7 @@ export * as apiKeys from './api-keys';
 export * from './client';
 export { isDatabaseUnavailable } from './errors';
 export * as escalationPolicies from './escalation-policies';
+export * as escalations from './escalations';
 export { pingDatabase } from './health';
 export * as incidents from './incidents';
 export { type MigrateResult, type Migration, migrate, migrationsDir, readMigrations } from './migrate';

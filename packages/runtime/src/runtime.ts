@@ -2,7 +2,7 @@ import { type Config, DEFAULT_REDIS_URL } from '@firebreak/config';
 import { createSql, type Sql } from '@firebreak/db';
 import { createLogger, type Logger } from '@firebreak/logger';
 import { createMetrics } from '@firebreak/metrics';
-import { createRedis, type Redis } from '@firebreak/queue';
+import { createRedis, type Redis, type RedisConfig } from '@firebreak/queue';
 import type { Readiness } from '@firebreak/schema';
 import { createReadinessProbe, type ServiceContext } from '@firebreak/services';
 
@@ -13,6 +13,8 @@ export interface Runtime {
   sql: Sql;
   redis: Redis;
   ctx: ServiceContext;
+  /** How this process reaches Redis (workers open their own blocking connections with it). */
+  redisConfig: RedisConfig;
   ready: () => Promise<Readiness>;
   /** Closes the clients (not the servers or workers built on them). */
   close(): Promise<void>;
@@ -38,16 +40,13 @@ export function createRuntime(options: CreateRuntimeOptions): Runtime {
     max: config.dbMaxOpenConns,
     applicationName: `firebreak-${options.name}`,
   });
-  const redis = createRedis(
-    {
-      url: options.redisUrl ?? config.redis.url ?? DEFAULT_REDIS_URL,
-      password: config.redis.password,
-      sentinels: config.redis.sentinels,
-      sentinelMaster: config.redis.sentinelMaster,
-    },
-    'command',
-    logger,
-  );
+  const redisConfig: RedisConfig = {
+    url: options.redisUrl ?? config.redis.url ?? DEFAULT_REDIS_URL,
+    password: config.redis.password,
+    sentinels: config.redis.sentinels,
+    sentinelMaster: config.redis.sentinelMaster,
+  };
+  const redis = createRedis(redisConfig, 'command', logger);
   const ctx: ServiceContext = {
     sql,
     redis,
@@ -62,6 +61,7 @@ export function createRuntime(options: CreateRuntimeOptions): Runtime {
     sql,
     redis,
     ctx,
+    redisConfig,
     ready: createReadinessProbe({ sql, redis }),
     close: async () => {
       redis.disconnect();

@@ -42,3 +42,6 @@ export const SettingsView = z.object({
   default_escalation_policy_id: z.uuid().nullable(),
 });
 export type SettingsView = z.infer<typeof SettingsView>;
+
+/** `PATCH /api/v1/settings`: the installation's default escalation policy (null: none). */
+export const UpdateSettingsInput = z.object({ default_escalation_policy_id: z.uuid().nullable() });

@@ -10,6 +10,7 @@ export { generatePassword, hashPassword, verifyPassword } from './auth/passwords
 export * from './auth/present';
 export type { Principal } from './auth/principal';
 export * from './context';
+export * from './escalation';
 export * from './health/readiness';
 export * from './incidents/actor';
 export * from './incidents/add-note';
@@ -20,5 +21,6 @@ export { parseIncidentRef } from './incidents/ref';
 export { updateIncident } from './incidents/update';
 export * from './oncall';
 export * from './routing/rules';
+export * from './settings/default-policy';
 export * from './settings/integrations';
 export * from './settings/view';

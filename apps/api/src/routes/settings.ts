@@ -4,10 +4,12 @@ import {
   CloudMonitorSettingsInput,
   GenericWebhookSettingsInput,
   GrafanaSettingsInput,
+  UpdateSettingsInput,
 } from '@firebreak/schema';
 import {
   getSettingsView,
   type ServiceContext,
+  setDefaultEscalationPolicy,
   writeIntegrationSecrets,
   writeSnsTopicAllowlist,
 } from '@firebreak/services';
@@ -27,6 +29,12 @@ export function addSettingsRoutes(app: Hono<AppEnv>, deps: ApiDeps, requireRole:
     }).then((body) => c.json(body));
 
   app.get('/api/v1/settings', requireRole('viewer'), (c) => view(c, ctx));
+
+  app.patch('/api/v1/settings', requireRole('admin'), async (c) => {
+    const input = await readJson(c, UpdateSettingsInput);
+    await setDefaultEscalationPolicy(ctx, input.default_escalation_policy_id);
+    return view(c, ctx);
+  });
 
   app.put('/api/v1/settings/integrations/generic-webhook', requireRole('admin'), async (c) => {
     const input = await readJson(c, GenericWebhookSettingsInput);

@@ -1,6 +1,7 @@
 import { incidents, outbox, type Queryable, timeline } from '@firebreak/db';
 import type { Actor, CreateIncidentInput, Incident, IncidentSource } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
+import { chooseEscalationPolicy, startEscalation } from '../escalation/start';
 import { chatJobs } from './chat-jobs';
 import { personOf, requireCommander } from './commander';
 import { presentIncident } from './present';
@@ -25,13 +26,14 @@ export async function openIncident(
 ): Promise<incidents.IncidentRow> {
   const at = ctx.now();
   const commander = input.commander_id ? await requireCommander(tx, input.commander_id) : undefined;
+  const policyId = await chooseEscalationPolicy(tx, options.escalationPolicyId ?? null);
   const row = await incidents.insertIncident(tx, {
     title: input.title,
     description: input.description ?? '',
     severity: input.severity,
     source: options.source,
     commanderId: commander?.id ?? null,
-    escalationPolicyId: options.escalationPolicyId ?? null,
+    escalationPolicyId: policyId,
     routingRuleId: options.routingRuleId ?? null,
     createdAt: at,
   });
@@ -52,6 +54,7 @@ export async function openIncident(
     });
   }
   await outbox.insertOutboxRows(tx, [chatJobs.openChannel(row.id)]);
+  if (policyId) await startEscalation(tx, row.id, policyId, at);
   return row;
 }
 

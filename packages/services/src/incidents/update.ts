@@ -1,4 +1,4 @@
-import { incidents, outbox, type TransactionSql, timeline } from '@firebreak/db';
+import { escalations, incidents, outbox, type TransactionSql, timeline } from '@firebreak/db';
 import { mttrSeconds, planStatusChange } from '@firebreak/domain';
 import { type Actor, AppError, type Incident, type UpdateIncidentInput } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
@@ -107,6 +107,8 @@ async function applyStatusChange(
     mttrSeconds: plan.to === 'resolved' ? mttrSeconds(row.created_at, at) : null,
   });
   if (!updated) throw new Error(`incident ${row.id} changed status while locked`);
+  // Acknowledge or resolve stops the on-call escalation (spec §3.1), in the same transaction.
+  await escalations.stopEscalation(tx, row.id, plan.to, at);
   const entry = await timeline.insertTimelineEntry(tx, {
     incidentId: row.id,
     type: 'status_changed',

@@ -1,0 +1,83 @@
+import type { Queryable } from './client';
+
+export interface EscalationRow {
+  incident_id: string;
+  policy_id: string;
+  next_tier: number;
+  round: number;
+  next_due_at: Date | null;
+  stopped_reason: string | null;
+}
+
+export async function insertEscalation(
+  sql: Queryable,
+  escalation: { incidentId: string; policyId: string; dueAt: Date },
+): Promise<void> {
+  await sql`
+    insert into incident_escalations (incident_id, policy_id, next_due_at, created_at, updated_at)
+    values (${escalation.incidentId}, ${escalation.policyId}, ${escalation.dueAt}, ${escalation.dueAt},
+            ${escalation.dueAt})`;
+}
+
+export async function lockEscalation(sql: Queryable, incidentId: string): Promise<EscalationRow | undefined> {
+  const [row] = await sql<EscalationRow[]>`
+    select incident_id, policy_id, next_tier, round, next_due_at, stopped_reason
+    from incident_escalations where incident_id = ${incidentId} for update`;
+  return row;
+}
+
+export async function advanceEscalation(
+  sql: Queryable,
+  incidentId: string,
+  next: { tier: number; round: number; dueAt: Date | null; stoppedReason: string | null; at: Date },
+): Promise<void> {
+  await sql`
+    update incident_escalations set next_tier = ${next.tier}, round = ${next.round}, next_due_at = ${next.dueAt},
+      stopped_reason = ${next.stoppedReason}, updated_at = ${next.at}
+    where incident_id = ${incidentId}`;
+}
+
+/** Stops a running escalation (acknowledged, resolved); a stopped or absent one is left as it is. */
+export async function stopEscalation(
+  sql: Queryable,
+  incidentId: string,
+  reason: string,
+  at: Date,
+): Promise<boolean> {
+  const result = await sql`
+    update incident_escalations set next_due_at = null, stopped_reason = ${reason}, updated_at = ${at}
+    where incident_id = ${incidentId} and next_due_at is not null`;
+  return result.count > 0;
+}
+
+/**
+ * Claims one step (incident, round, tier). The primary key makes the claim exactly-once: a late job,
+ * a duplicate job or a second worker finds the step taken and notifies nobody.
+ */
+export async function claimStep(
+  sql: Queryable,
+  step: { incidentId: string; round: number; tier: number; dueAt: Date; firedAt: Date; targets: unknown },
+): Promise<boolean> {
+  const rows = await sql`
+    insert into escalation_steps (incident_id, round, tier, due_at, fired_at, targets)
+    values (${step.incidentId}, ${step.round}, ${step.tier}, ${step.dueAt}, ${step.firedAt},
+            ${sql.json(step.targets as never)})
+    on conflict do nothing
+    returning 1`;
+  return rows.length > 0;
+}
+
+/** Incidents whose next escalation deadline has passed, oldest deadline first. */
+export async function listDueEscalations(sql: Queryable, now: Date, limit: number): Promise<string[]> {
+  const rows = await sql<{ incident_id: string }[]>`
+    select incident_id from incident_escalations
+    where next_due_at <= ${now} order by next_due_at limit ${limit}`;
+  return rows.map((row) => row.incident_id);
+}
+
+export async function findEscalation(sql: Queryable, incidentId: string): Promise<EscalationRow | undefined> {
+  const [row] = await sql<EscalationRow[]>`
+    select incident_id, policy_id, next_tier, round, next_due_at, stopped_reason
+    from incident_escalations where incident_id = ${incidentId}`;
+  return row;
+}

@@ -1,0 +1,46 @@
+import { type Job, UnrecoverableError, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { isJobName, type JobName, type JobPayload, jobCatalog, type QueueName } from './jobs';
+
+export type JobHandler<N extends JobName> = (payload: JobPayload<N>, job: Job) => Promise<void>;
+export type JobHandlers = { [N in JobName]?: JobHandler<N> };
+
+/** A failure that retrying cannot fix (bad payload, a chat error such as `invalid_auth`). */
+export class PermanentJobError extends UnrecoverableError {}
+
+export interface JobWorkerOptions {
+  /** A `blocking` client (BullMQ needs `maxRetriesPerRequest: null`). */
+  connection: Redis;
+  prefix: string;
+  concurrency?: number;
+  onFailed?: (job: Job | undefined, error: Error) => void;
+}
+
+/**
+ * Consumes one queue. Payloads are validated against the catalog before a handler sees them; an
+ * invalid payload or an unknown job name fails at once, without retries.
+ */
+export function createJobWorker(queue: QueueName, handlers: JobHandlers, options: JobWorkerOptions): Worker {
+  const worker = new Worker(
+    queue,
+    async (job) => {
+      if (!isJobName(job.name)) throw new PermanentJobError(`unknown job ${job.name}`);
+      const handler = handlers[job.name] as JobHandler<JobName> | undefined;
+      if (!handler) throw new PermanentJobError(`no handler for ${job.name} on this worker`);
+      const parsed = jobCatalog[job.name].payload.safeParse(job.data);
+      if (!parsed.success)
+        throw new PermanentJobError(`invalid payload for ${job.name}: ${parsed.error.message}`);
+      await handler(parsed.data as JobPayload<JobName>, job);
+    },
+    {
+      connection: options.connection,
+      prefix: `${options.prefix}:q`,
+      concurrency: options.concurrency ?? 8,
+      autorun: true,
+    },
+  );
+  worker.on('failed', (job, error) => options.onFailed?.(job, error));
+  // Connection errors are reported by the client's own watcher; without a listener they would crash.
+  worker.on('error', () => {});
+  return worker;
+}

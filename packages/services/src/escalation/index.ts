@@ -1,0 +1,3 @@
+export * from './run';
+export * from './start';
+export * from './targets';

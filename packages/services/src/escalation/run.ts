@@ -1,0 +1,132 @@
+import { escalationPolicies, escalations, outbox, timeline } from '@firebreak/db';
+import type { ServiceContext } from '../context';
+import { type EscalationTarget, resolveTargets } from './targets';
+
+export interface EscalationOutcome {
+  /** Whether this call notified a tier. */
+  fired: boolean;
+  /** When the escalation is next due (for the wake-up job), or null when it has stopped. */
+  nextDueAt: Date | null;
+  /** Identifies the next step, for a deterministic wake-up job id. */
+  nextStep: { round: number; tier: number } | null;
+}
+
+const idle = (row?: { next_due_at: Date | null; round: number; next_tier: number }): EscalationOutcome => ({
+  fired: false,
+  nextDueAt: row?.next_due_at ?? null,
+  nextStep: row?.next_due_at ? { round: row.round, tier: row.next_tier } : null,
+});
+
+/**
+ * Fires an incident's escalation step if — and only if — its deadline has passed and the incident is
+ * still triggered (CONTRACT.md §9). The deadline is a row; this is called by the wake-up job at the
+ * deadline, by the reconciler when a job went missing, and possibly twice at once: the row locks and
+ * the step claim make sure each step notifies once. Locks are taken incident first, then escalation,
+ * the same order an acknowledgement takes them, so the two never deadlock.
+ */
+export async function runEscalation(ctx: ServiceContext, incidentId: string): Promise<EscalationOutcome> {
+  const outcome = await ctx.sql.begin(async (tx) => {
+    const now = ctx.now();
+    const [incident] = await tx<{ status: string; title: string; number: number }[]>`
+      select status, title, number from incidents where id = ${incidentId} for share`;
+    const row = await escalations.lockEscalation(tx, incidentId);
+    if (!incident || !row?.next_due_at) return { outcome: idle(row) };
+    if (incident.status !== 'triggered') {
+      await escalations.stopEscalation(tx, incidentId, incident.status, now);
+      return { outcome: idle() };
+    }
+    if (row.next_due_at > now) return { outcome: idle(row) };
+
+    const policy = await escalationPolicies.findPolicy(tx, row.policy_id);
+    const tier = policy?.enabled ? policy.tiers[row.next_tier] : undefined;
+    if (!policy || !tier) {
+      await escalations.stopEscalation(tx, incidentId, policy ? 'no tiers' : 'policy gone', now);
+      return { outcome: idle() };
+    }
+    const targets = await resolveTargets(tx, tier, now);
+    const claimed = await escalations.claimStep(tx, {
+      incidentId,
+      round: row.round,
+      tier: row.next_tier,
+      dueAt: row.next_due_at,
+      firedAt: now,
+      targets,
+    });
+    const next = nextStep(row, policy, tier, now);
+    await escalations.advanceEscalation(tx, incidentId, { ...next, at: now });
+    if (!claimed)
+      return { outcome: idle({ next_due_at: next.dueAt, round: next.round, next_tier: next.tier }) };
+
+    const entry = await timeline.insertTimelineEntry(tx, {
+      incidentId,
+      type: 'escalation_triggered',
+      actor: { type: 'system', name: 'escalation' },
+      data: {
+        policy: { id: policy.id, name: policy.name },
+        tier: row.next_tier + 1,
+        round: row.round + 1,
+        targets,
+        late_by_ms: now.getTime() - row.next_due_at.getTime(),
+      },
+      at: now,
+    });
+    await outbox.insertOutboxRows(tx, [
+      {
+        jobName: 'chat.escalation_notice',
+        payload: { incident_id: incidentId, entry_id: entry.id },
+        orderingKey: incidentId,
+      },
+    ]);
+    return {
+      outcome: {
+        fired: true,
+        nextDueAt: next.dueAt,
+        nextStep: next.dueAt ? { round: next.round, tier: next.tier } : null,
+      },
+      log: {
+        targets,
+        tier: row.next_tier + 1,
+        round: row.round + 1,
+        lateMs: now.getTime() - row.next_due_at.getTime(),
+      },
+    };
+  });
+  if (outcome.log) {
+    ctx.metrics.escalationsFired.inc();
+    ctx.logger.info(
+      {
+        incident_id: incidentId,
+        tier: outcome.log.tier,
+        round: outcome.log.round,
+        targets: outcome.log.targets.map((t: EscalationTarget) => t.id ?? t.name),
+        late_by_ms: outcome.log.lateMs,
+      },
+      'escalation_triggered',
+    );
+  }
+  return outcome.outcome;
+}
+
+/** After a tier: the next tier after its timeout; after the last, the policy's repeats; then done. */
+function nextStep(
+  row: escalations.EscalationRow,
+  policy: escalationPolicies.EscalationPolicyRecord,
+  tier: escalationPolicies.TierRecord,
+  now: Date,
+) {
+  const dueAt = new Date(now.getTime() + tier.timeout_seconds * 1000);
+  if (row.next_tier + 1 < policy.tiers.length) {
+    return { tier: row.next_tier + 1, round: row.round, dueAt, stoppedReason: null };
+  }
+  if (row.round < policy.repeat) return { tier: 0, round: row.round + 1, dueAt, stoppedReason: null };
+  return { tier: row.next_tier, round: row.round, dueAt: null, stoppedReason: 'all tiers notified' };
+}
+
+/** The reconciler's pass (and the clock-driven tests'): every escalation whose deadline has passed. */
+export async function runDueEscalations(ctx: ServiceContext, limit = 500): Promise<number> {
+  let fired = 0;
+  for (const incidentId of await escalations.listDueEscalations(ctx.sql, ctx.now(), limit)) {
+    if ((await runEscalation(ctx, incidentId)).fired) fired += 1;
+  }
+  return fired;
+}

@@ -1,0 +1,33 @@
+import { escalationPolicies, escalations, outbox, type Queryable, settings } from '@firebreak/db';
+import { DEFAULT_ESCALATION_POLICY_KEY } from '../settings/view';
+
+/**
+ * CONTRACT.md §9: an incident gets a policy from its routing rule, else the installation default. A
+ * disabled or missing policy means no escalation.
+ */
+export async function chooseEscalationPolicy(
+  tx: Queryable,
+  rulePolicyId: string | null,
+): Promise<string | null> {
+  const policyId =
+    rulePolicyId ?? (await settings.getSetting<string>(tx, DEFAULT_ESCALATION_POLICY_KEY)) ?? null;
+  if (!policyId) return null;
+  const policy = await escalationPolicies.findPolicy(tx, policyId);
+  return policy?.enabled ? policy.id : null;
+}
+
+/**
+ * Starts an incident's escalation at once (tier 1 is notified at creation): the deadline row says "due
+ * now", and an outbox row wakes a worker when the transaction commits.
+ */
+export async function startEscalation(
+  tx: Queryable,
+  incidentId: string,
+  policyId: string,
+  at: Date,
+): Promise<void> {
+  await escalations.insertEscalation(tx, { incidentId, policyId, dueAt: at });
+  await outbox.insertOutboxRows(tx, [
+    { jobName: 'escalation.check', payload: { incident_id: incidentId }, orderingKey: incidentId },
+  ]);
+}

@@ -1,0 +1,42 @@
+import { type escalationPolicies, type Queryable, schedules } from '@firebreak/db';
+import { onCallAt } from '@firebreak/domain';
+
+export interface EscalationTarget {
+  id: string | null;
+  name: string;
+  slack_user_id: string | null;
+}
+
+/**
+ * Who a tier pages at `at`: its named users, or whoever is on call in its schedule then. Reads through
+ * the caller's transaction: asking the pool for a second connection while holding the escalation's
+ * row lock would starve it when many escalations fire at once.
+ */
+export async function resolveTargets(
+  sql: Queryable,
+  tier: escalationPolicies.TierRecord,
+  at: Date,
+): Promise<EscalationTarget[]> {
+  const people =
+    tier.target_type === 'schedule' && tier.schedule_id
+      ? await onCallPeople(sql, tier.schedule_id, at)
+      : tier.users;
+  const ids = people.map((p) => p.user_id).filter((id): id is string => id !== null);
+  const contacts = new Map(
+    (ids.length
+      ? await sql<{ id: string; name: string; slack_user_id: string | null }[]>`
+          select id, name, slack_user_id from users where id = any(${ids})`
+      : []
+    ).map((row) => [row.id, row]),
+  );
+  return people.map((p) => {
+    const user = p.user_id ? contacts.get(p.user_id) : undefined;
+    return { id: user?.id ?? null, name: user?.name ?? p.name, slack_user_id: user?.slack_user_id ?? null };
+  });
+}
+
+async function onCallPeople(sql: Queryable, scheduleId: string, at: Date) {
+  const schedule = await schedules.findSchedule(sql, scheduleId);
+  const shift = schedule ? onCallAt(schedule, at) : undefined;
+  return shift ? [shift.participant] : [];
+}

@@ -1,0 +1,22 @@
+import { escalationPolicies, settings } from '@firebreak/db';
+import { AppError } from '@firebreak/schema';
+import type { ServiceContext } from '../context';
+import { DEFAULT_ESCALATION_POLICY_KEY } from './view';
+
+/** The policy incidents get when their routing rule names none (CONTRACT.md §9). */
+export async function setDefaultEscalationPolicy(
+  ctx: ServiceContext,
+  policyId: string | null,
+): Promise<void> {
+  if (policyId === null) {
+    await settings.deleteSetting(ctx.sql, DEFAULT_ESCALATION_POLICY_KEY);
+  } else {
+    if (!(await escalationPolicies.findPolicy(ctx.sql, policyId))) {
+      throw new AppError('validation_failed', 'The request is not valid.', [
+        { path: 'default_escalation_policy_id', message: 'no escalation policy has this id' },
+      ]);
+    }
+    await settings.putSetting(ctx.sql, DEFAULT_ESCALATION_POLICY_KEY, policyId);
+  }
+  ctx.logger.info({ policy_id: policyId }, 'default escalation policy changed');
+}
