@@ -6,10 +6,11 @@ import { rssMegabytes, startEnvironment } from './lib/environment';
 import { printTable, writeJson } from './lib/report';
 import type { Benchmark, BenchResult } from './lib/types';
 import { apiBaseline } from './suites/api-baseline';
+import { escalationSkew } from './suites/escalation';
 import { incidentList } from './suites/incident-list';
 import { intake } from './suites/intake';
 
-const benchmarks: Benchmark[] = [apiBaseline, intake, incidentList];
+const benchmarks: Benchmark[] = [apiBaseline, intake, incidentList, escalationSkew];
 
 const env = await startEnvironment();
 const results: BenchResult[] = [];

@@ -46,6 +46,9 @@ describe('escalation worker', () => {
     const depths = await worker.queues.depths();
     // The chat jobs (open channel, two notices) wait for the chat adapter.
     expect(depths.chat.waiting).toBeGreaterThanOrEqual(3);
+    const metrics = await runtime.ctx.metrics.registry.metrics();
+    expect(metrics).toContain('firebreak_escalations_fired_total 2');
+    expect(metrics).toMatch(/firebreak_queue_jobs\{queue="chat",state="waiting"\} [3-9]/);
   });
 
   it('keeps the API working while Redis is down and delivers everything after it returns, unprompted', async () => {

@@ -1,6 +1,7 @@
 import {
   type AppEnv,
   addHealthRoutes,
+  addMetricsRoute,
   createBaseApp,
   createRateLimit,
   createRequireRole,
@@ -13,7 +14,6 @@ import { addApiKeyRoutes } from './routes/api-keys';
 import { addAuthRoutes } from './routes/auth';
 import { addEscalationPolicyRoutes } from './routes/escalation-policies';
 import { addIncidentRoutes } from './routes/incidents';
-import { addMetricsRoute } from './routes/metrics';
 import { addOpenApiRoute } from './routes/openapi';
 import { addRoutingRuleRoutes } from './routes/routing-rules';
 import { addScheduleRoutes } from './routes/schedules';
@@ -45,7 +45,7 @@ export function addApiRoutes(app: Hono<AppEnv>, deps: ApiDeps): void {
   addAlertRoutes(app, deps, requireRole);
   addRoutingRuleRoutes(app, deps, requireRole);
   addSettingsRoutes(app, deps, requireRole);
-  addMetricsRoute(app, deps);
+  addMetricsRoute(app, deps.ctx.metrics);
 }
 
 export function createApp(deps: ApiDeps): Hono<AppEnv> {

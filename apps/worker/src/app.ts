@@ -1,4 +1,4 @@
-import { type AppEnv, addHealthRoutes, createBaseApp } from '@firebreak/http';
+import { type AppEnv, addHealthRoutes, addMetricsRoute, createBaseApp } from '@firebreak/http';
 import type { Hono } from 'hono';
 import type { WorkerDeps } from './deps';
 
@@ -6,8 +6,10 @@ export type { WorkerDeps } from './deps';
 
 /** The worker app alone: queue consumers, timers and the reconciler. */
 export function createApp(deps: WorkerDeps): Hono<AppEnv> {
-  const app = createBaseApp(deps.ctx.logger);
+  const app = createBaseApp(deps.ctx.logger, deps.ctx.metrics);
   addHealthRoutes(app, deps.ready);
+  // The worker's own numbers (escalations fired, job failures, queue depths) for Prometheus.
+  addMetricsRoute(app, deps.ctx.metrics);
   return app;
 }
 

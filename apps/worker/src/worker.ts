@@ -1,3 +1,4 @@
+import { registerQueueDepths } from '@firebreak/metrics';
 import {
   createJobQueues,
   createJobWorker,
@@ -30,6 +31,7 @@ export interface RunningWorker {
 export async function startWorker(ctx: ServiceContext, options: WorkerOptions): Promise<RunningWorker> {
   const intervalMs = options.intervalMs ?? 1000;
   const queues = createJobQueues(ctx.redis, ctx.redisPrefix);
+  registerQueueDepths(ctx.metrics, () => queues.depths());
   const blocking = createRedis(options.redis, 'blocking', ctx.logger);
   const escalationWorker = createJobWorker(
     'escalation',

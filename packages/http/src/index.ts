@@ -5,4 +5,5 @@ export * from './body';
 export type { AppEnv } from './env';
 export * from './errors';
 export * from './health';
+export * from './metrics-route';
 export * from './rate-limit';

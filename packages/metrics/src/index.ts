@@ -1,4 +1,4 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
  * The process's Prometheus metrics (`GET /metrics`). One registry per process (and per test), never
@@ -49,4 +49,28 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
       registers: [registry],
     }),
   };
+}
+
+/** Queue depths, read from Redis when Prometheus scrapes (a failed read leaves the gauge empty). */
+export function registerQueueDepths(
+  metrics: Metrics,
+  read: () => Promise<Record<string, Record<string, number>>>,
+): void {
+  const gauge = new Gauge({
+    name: 'firebreak_queue_jobs',
+    help: 'Jobs per queue and state (waiting, active, delayed, failed)',
+    labelNames: ['queue', 'state'],
+    registers: [metrics.registry],
+    async collect() {
+      try {
+        const depths = await read();
+        for (const [queue, states] of Object.entries(depths)) {
+          for (const [state, count] of Object.entries(states)) this.set({ queue, state }, count);
+        }
+      } catch {
+        this.reset(); // Redis unreachable: no numbers rather than stale ones
+      }
+    },
+  });
+  void gauge;
 }
