@@ -97,6 +97,25 @@ describe('intake', () => {
     expect(alerts[0]).toMatchObject({ title: 'CPU 97%', description: 'still climbing' });
   });
 
+  it('answers an identical re-delivery without writing anything', async () => {
+    const id = uid('same');
+    const alert = {
+      title: 'Same as ever',
+      external_id: id,
+      labels: { a: '1', b: '2' },
+      annotations: { x: { y: 1 } },
+    };
+    const first = (await post([alert])).body;
+    const [before] = await s.runtime
+      .sql`select updated_at, received_at from alerts where id = ${first.alerts[0].id}`;
+    const again = (await post([{ ...alert, labels: { b: '2', a: '1' } }])).body;
+    expect(again).toMatchObject({ created: 0, updated: 1, incidents_created: 0 });
+    expect(again.alerts[0]).toEqual(first.alerts[0]);
+    const [after] = await s.runtime
+      .sql`select updated_at, received_at from alerts where id = ${first.alerts[0].id}`;
+    expect(after).toEqual(before);
+  });
+
   it('creates a new alert for every POST without external_id', async () => {
     const a = (await post([{ title: 'Flappy check', severity: 'info' }])).body;
     const b = (await post([{ title: 'Flappy check', severity: 'info' }])).body;

@@ -78,3 +78,17 @@ export function rssMegabytes(pid: number): number {
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return kb / 1024;
 }
+
+/**
+ * Lets the database finish the previous run's work (dirty pages, dead rows) before the next
+ * measurement, so each number describes its own load and not the tail of the one before.
+ */
+export async function settle(databaseUrl: string): Promise<void> {
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    await sql`checkpoint`;
+    await sql`vacuum analyze`;
+  } finally {
+    await sql.end();
+  }
+}

@@ -9,6 +9,18 @@ import type { Queryable } from './client';
  * 300). Arrays go in as parameters and come apart with `unnest`.
  */
 
+/** The known alerts among `keys`, as they are now (no lock). */
+export async function findAlertsByKeys(
+  sql: Queryable,
+  integration: string,
+  keys: readonly string[],
+): Promise<Map<string, AlertRow>> {
+  if (keys.length === 0) return new Map();
+  const rows = await sql<AlertRow[]>`
+    select * from alerts where integration = ${integration} and dedup_key = any(${keys as string[]})`;
+  return new Map(rows.map((row) => [row.dedup_key!, row]));
+}
+
 /** The known alerts among `keys`, locked in key order (so concurrent batches queue, not deadlock). */
 export async function lockAlertsByKeys(
   sql: Queryable,

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { alertBatches, alerts, incidents, routingRules, type TransactionSql } from '@firebreak/db';
 import { byEvaluationOrder } from '@firebreak/domain';
 import type { AlertInput } from '@firebreak/schema';
@@ -129,6 +130,8 @@ async function storeBatch(
 ): Promise<Stored[]> {
   const keys = inputs.map(alerts.dedupKeyOf);
   const present = keys.filter((key): key is string => key !== null);
+  const unchanged = await unchangedDeliveries(tx, integration, inputs, keys);
+  if (unchanged) return unchanged;
   const known = await alertBatches.lockAlertsByKeys(tx, integration, [...new Set(present)].sort());
   if (new Set(present).size !== present.length) {
     const stored: Stored[] = [];
@@ -169,6 +172,40 @@ async function storeBatch(
     const row = created.get(input);
     return row ? { kind: 'created' as const, alert: row } : updates.get(input)!;
   });
+}
+
+/**
+ * Alertmanager and Grafana re-send whole groups every few minutes, mostly unchanged. A batch that
+ * changes nothing (every alert known, same status and content) is answered from a plain read: no row
+ * lock, no write. Anything else goes the locking way.
+ */
+async function unchangedDeliveries(
+  tx: TransactionSql,
+  integration: Integration,
+  inputs: readonly AlertInput[],
+  keys: ReadonlyArray<string | null>,
+): Promise<Stored[] | undefined> {
+  if (keys.some((key) => key === null)) return undefined;
+  const known = await alertBatches.findAlertsByKeys(tx, integration, [...new Set(keys as string[])]);
+  const stored: Stored[] = [];
+  for (const [i, input] of inputs.entries()) {
+    const existing = known.get(keys[i]!);
+    if (!existing || !sameContent(existing, input)) return undefined;
+    stored.push({ kind: 'updated', alert: existing });
+  }
+  return stored;
+}
+
+function sameContent(existing: alerts.AlertRow, input: AlertInput): boolean {
+  return (
+    existing.status === input.status &&
+    existing.title === input.title &&
+    existing.description === input.description &&
+    existing.severity === input.severity &&
+    existing.source === input.source &&
+    isDeepStrictEqual(existing.labels, input.labels) &&
+    isDeepStrictEqual(existing.annotations, input.annotations)
+  );
 }
 
 /** One alert at a time: insert it, or lock and update the known one. */
