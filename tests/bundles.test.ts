@@ -1,6 +1,6 @@
 // `pnpm build` produces plain-node bundles (apps/*/dist/main.js) for deployments without TypeScript
 // tooling. Build them and boot two: the API alone on a test database, and the embedded server.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -8,6 +8,8 @@ import {
   bodyOf,
   createTestDatabase,
   getFreePort,
+  type RunningProcess,
+  startProcess,
   type TestDatabase,
   testRedisUrl,
   waitFor,
@@ -17,14 +19,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const repoRoot = resolve(import.meta.dirname, '..');
 const dataDir = mkdtempSync(join(tmpdir(), 'firebreak-bundle-'));
 let db: TestDatabase;
-const children: ChildProcess[] = [];
+const children: RunningProcess[] = [];
 
 beforeAll(async () => {
   execFileSync('pnpm', ['build'], { cwd: repoRoot, stdio: 'ignore' });
   db = await createTestDatabase();
 }, 120_000);
 afterAll(async () => {
-  for (const child of children) child.kill('SIGKILL');
+  for (const child of children) await child.stop('SIGKILL');
   await db.drop();
   rmSync(dataDir, { recursive: true, force: true });
 });
@@ -32,37 +34,23 @@ afterAll(async () => {
 async function boot(
   bundle: string,
   env: Record<string, string>,
-): Promise<{ url: string; child: ChildProcess }> {
+): Promise<{ url: string; process: RunningProcess }> {
   const port = await getFreePort();
   const childEnv: Record<string, string | undefined> = { ...process.env, ...env, PORT: String(port) };
   if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
-  const child = spawn('node', [bundle], { cwd: repoRoot, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let output = '';
-  child.stdout?.on('data', (chunk) => {
-    output += String(chunk);
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += String(chunk);
-  });
+  const started = startProcess('node', [bundle], { cwd: repoRoot, env: childEnv });
+  children.push(started);
   const url = `http://127.0.0.1:${port}`;
   await waitFor(async () => (await fetch(`${url}/health`)).ok, {
     timeoutMs: 60_000,
-    what: `${bundle}:\n${output}`,
+    what: `${bundle}:\n${started.output()}`,
   });
-  return { url, child };
-}
-
-function stop(child: ChildProcess): Promise<number | null> {
-  return new Promise((done) => {
-    child.once('exit', (code) => done(code));
-    child.kill('SIGTERM');
-  });
+  return { url, process: started };
 }
 
 describe('production bundles', () => {
   it('the API bundle migrates its database and serves', async () => {
-    const { url, child } = await boot('apps/api/dist/main.js', {
+    const { url, process: app } = await boot('apps/api/dist/main.js', {
       DATABASE_URL: db.url,
       REDIS_URL: testRedisUrl,
     });
@@ -70,15 +58,15 @@ describe('production bundles', () => {
     const unauthenticated = await fetch(`${url}/api/v1/auth/me`);
     expect(unauthenticated.status).toBe(401);
     expect((await bodyOf(unauthenticated)).error.code).toBe('unauthorized');
-    expect(await stop(child)).toBe(0);
+    expect(await app.stop()).toBe(0);
   }, 60_000);
 
   it('the embedded server bundle starts its own PostgreSQL', async () => {
-    const { url, child } = await boot('apps/server/dist/main.js', {
+    const { url, process: app } = await boot('apps/server/dist/main.js', {
       DATA_DIR: dataDir,
       REDIS_URL: testRedisUrl,
     });
     expect(await bodyOf(await fetch(`${url}/ready`))).toEqual({ status: 'ok', database: 'ok', redis: 'ok' });
-    expect(await stop(child)).toBe(0);
+    expect(await app.stop()).toBe(0);
   }, 60_000);
 });

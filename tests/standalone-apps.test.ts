@@ -1,11 +1,12 @@
 // CONTRACT.md §1: each app also starts alone, on its own default port or PORT, and answers /health
 // and /ready itself; SIGTERM stops it cleanly.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import {
   bodyOf,
   createTestDatabase,
   getFreePort,
+  type RunningProcess,
+  startProcess,
   type TestDatabase,
   testRedisUrl,
   waitFor,
@@ -14,19 +15,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const repoRoot = resolve(import.meta.dirname, '..');
 let db: TestDatabase;
-const children: ChildProcess[] = [];
+const children: RunningProcess[] = [];
 
 beforeAll(async () => {
   db = await createTestDatabase();
 });
 afterAll(async () => {
-  for (const child of children) child.kill('SIGKILL');
+  for (const child of children) await child.stop('SIGKILL');
   await db.drop();
 });
 
-async function startAlone(app: string): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+async function startAlone(app: string): Promise<{ process: RunningProcess; url: string }> {
   const port = await getFreePort();
-  const child = spawn(resolve(repoRoot, 'node_modules/.bin/tsx'), [`apps/${app}/src/main.ts`], {
+  const started = startProcess(resolve(repoRoot, 'node_modules/.bin/tsx'), [`apps/${app}/src/main.ts`], {
     cwd: repoRoot,
     env: {
       ...process.env,
@@ -35,21 +36,10 @@ async function startAlone(app: string): Promise<{ child: ChildProcess; url: stri
       REDIS_URL: testRedisUrl,
       LOG_LEVEL: 'info',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  children.push(child);
-  let output = '';
-  child.stdout?.on('data', (chunk) => {
-    output += String(chunk);
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += String(chunk);
-  });
-  await waitFor(() => output.includes(`"msg":"${app} listening"`), {
-    timeoutMs: 30_000,
-    what: `${app} to listen:\n${output}`,
-  });
-  return { child, url: `http://127.0.0.1:${port}`, output: () => output };
+  children.push(started);
+  await started.waitForOutput(`"msg":"${app} listening"`);
+  return { process: started, url: `http://127.0.0.1:${port}` };
 }
 
 describe.each(['api', 'ingest', 'chat', 'worker'])('the %s app started alone', (app) => {
@@ -60,9 +50,7 @@ describe.each(['api', 'ingest', 'chat', 'worker'])('the %s app started alone', (
     await waitFor(async () => (await bodyOf(await fetch(`${started.url}/ready`))).status === 'ok', {
       what: `${app} ready`,
     });
-    const exited = new Promise<number | null>((done) => started.child.once('exit', (code) => done(code)));
-    started.child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    expect(started.output()).toContain('"msg":"stopped"');
+    expect(await started.process.stop('SIGTERM')).toBe(0);
+    expect(started.process.output()).toContain('"msg":"stopped"');
   }, 60_000);
 });

@@ -1,20 +1,19 @@
 // CONTRACT.md §9: any number of worker replicas page each target once. Two real worker processes
 // share one database and one Redis; every escalation step must be notified exactly once between them.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createTestRuntime, type TestRuntime } from '@firebreak/runtime/testing';
 import { createIncident } from '@firebreak/services';
-import { getFreePort, PrivateRedis, waitFor } from '@firebreak/testing';
+import { getFreePort, PrivateRedis, type RunningProcess, startProcess, waitFor } from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultTwoTierPolicy, firedSteps } from './support/escalation';
 
 const repoRoot = resolve(import.meta.dirname, '..');
 let redis: PrivateRedis;
 let runtime: TestRuntime;
-const workers: Array<{ child: ChildProcess; output: () => string }> = [];
+const workers: RunningProcess[] = [];
 
-async function startWorkerProcess(): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(resolve(repoRoot, 'node_modules/.bin/tsx'), ['apps/worker/src/main.ts'], {
+async function startWorkerProcess(): Promise<RunningProcess> {
+  const started = startProcess(resolve(repoRoot, 'node_modules/.bin/tsx'), ['apps/worker/src/main.ts'], {
     cwd: repoRoot,
     env: {
       ...process.env,
@@ -22,20 +21,9 @@ async function startWorkerProcess(): Promise<{ child: ChildProcess; output: () =
       DATABASE_URL: runtime.db.url,
       REDIS_URL: redis.url,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stdout?.on('data', (chunk) => {
-    output += String(chunk);
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += String(chunk);
-  });
-  await waitFor(() => output.includes('"msg":"worker listening"'), {
-    timeoutMs: 30_000,
-    what: `worker:\n${output}`,
-  });
-  return { child, output: () => output };
+  await started.waitForOutput('"msg":"worker listening"');
+  return started;
 }
 
 beforeAll(async () => {
@@ -46,15 +34,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.all(
-    workers.map(
-      ({ child }) =>
-        new Promise((done) => {
-          child.once('exit', done);
-          child.kill('SIGTERM');
-        }),
-    ),
-  );
+  await Promise.all(workers.map((worker) => worker.stop()));
   await runtime.cleanup();
   await redis.destroy();
 });

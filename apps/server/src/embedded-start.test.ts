@@ -1,23 +1,22 @@
 // The embedded default end to end (issue: "Done means"): a real `pnpm start` process on a fresh
 // DATA_DIR with no DATABASE_URL, then a second start on the same data.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { bodyOf, getFreePort, waitFor } from '@firebreak/testing';
+import { bodyOf, getFreePort, type RunningProcess, startProcess, waitFor } from '@firebreak/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const repoRoot = resolve(import.meta.dirname, '../../..');
 const dataDir = mkdtempSync(join(tmpdir(), 'firebreak-start-'));
-const running: ChildProcess[] = [];
+const running: RunningProcess[] = [];
 
-afterAll(() => {
-  for (const child of running) child.kill('SIGKILL');
+afterAll(async () => {
+  for (const started of running) await started.stop('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
 });
 
 interface Started {
-  child: ChildProcess;
+  process: RunningProcess;
   url: string;
   output: () => string;
 }
@@ -32,25 +31,12 @@ async function start(port: number): Promise<Started> {
   ]) {
     delete env[name];
   }
-  const child = spawn('pnpm', ['start'], {
-    cwd: repoRoot,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  running.push(child);
-  let output = '';
-  child.stdout?.on('data', (chunk) => {
-    output += String(chunk);
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += String(chunk);
-  });
-  const url = await waitFor(() => /Firebreak is running at (\S+)/.exec(output)?.[1], {
-    timeoutMs: 60_000,
-    what: `"Firebreak is running" in the output of pnpm start:\n${output}`,
-  });
-  return { child, url, output: () => output };
+  // Its own process group, so that "Ctrl-C" below reaches pnpm and Firebreak together.
+  const started = startProcess('pnpm', ['start'], { cwd: repoRoot, env, detached: true });
+  running.push(started);
+  const output = await started.waitForOutput(/Firebreak is running at (\S+)/, 60_000);
+  const url = /Firebreak is running at (\S+)/.exec(output)![1]!;
+  return { process: started, url, output: started.output };
 }
 
 /**
@@ -58,9 +44,8 @@ async function start(port: number): Promise<Started> {
  * signal; what matters is that Firebreak shut down in order and said so.
  */
 async function interrupt(started: Started): Promise<void> {
-  const exited = new Promise((done) => started.child.once('exit', done));
-  process.kill(-started.child.pid!, 'SIGINT');
-  await exited;
+  process.kill(-started.process.child.pid!, 'SIGINT');
+  await started.process.exited();
   await waitFor(() => started.output().includes('"msg":"stopped"'), { timeoutMs: 15_000, what: 'stopped' });
 }
 

@@ -6,4 +6,5 @@ export * from './logs';
 export * from './ports';
 export * from './private-postgres';
 export * from './private-redis';
+export * from './process';
 export * from './redis';
