@@ -40,13 +40,23 @@ afterAll(async () => {
 });
 
 describe('two worker processes', () => {
-  it('notify every step of every escalation exactly once', async () => {
+  it('notify every step of every escalation exactly once, also when one is shut down midway', async () => {
     const actor = { type: 'user' as const, name: 'tester' };
     const incidents = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         createIncident(runtime.ctx, actor, { title: `Storm ${i}`, severity: 'high' }),
       ),
     );
+    // As soon as every tier 1 has fired, one worker is shut down (SIGTERM) while the tier-2 deadlines
+    // are a second away: it must exit cleanly, and the other must fire every tier 2 alone.
+    for (const incident of incidents) {
+      await waitFor(async () => (await firedSteps(runtime.ctx, incident.id)).length >= 1, {
+        timeoutMs: 20_000,
+        what: `tier 1 of ${incident.title}`,
+      });
+    }
+    expect(await workers[0]!.stop('SIGTERM')).toBe(0);
+    expect(workers[0]!.output()).toContain('"msg":"stopped"');
     for (const incident of incidents) {
       await waitFor(async () => (await firedSteps(runtime.ctx, incident.id)).length >= 2, {
         timeoutMs: 20_000,
