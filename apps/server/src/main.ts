@@ -35,7 +35,7 @@ try {
   });
   shutdown.add('database preparation', async () => database.stop());
 
-  const worker = await startWorker(runtime.ctx, { redis: runtime.redisConfig });
+  const worker = await startWorker(runtime.ctx, { redis: runtime.redisConfig, ai: runtime.config.ai });
   shutdown.add('worker', () => worker.stop());
 
   const app = createServerApp({ ctx: runtime.ctx, ready: runtime.ready, config });

@@ -7,7 +7,7 @@ await runApp({
   name: 'worker',
   defaultPort: 8084,
   build: async (runtime, shutdown) => {
-    const worker = await startWorker(runtime.ctx, { redis: runtime.redisConfig });
+    const worker = await startWorker(runtime.ctx, { redis: runtime.redisConfig, ai: runtime.config.ai });
     shutdown.add('worker', () => worker.stop());
     return createApp({ ctx: runtime.ctx, ready: runtime.ready });
   },

@@ -1,3 +1,4 @@
+import type { Config } from '@firebreak/config';
 import { registerQueueDepths } from '@firebreak/metrics';
 import {
   createJobQueues,
@@ -7,12 +8,16 @@ import {
   type RedisConfig,
 } from '@firebreak/queue';
 import type { ServiceContext } from '@firebreak/services';
+import { aiHandlers } from './ai/handlers';
+import { createAiProvider } from './ai/provider';
 import { handleEscalationCheck, startEscalationReconciler } from './escalation-timers';
 import { startHousekeeping } from './housekeeping';
 import { startOutboxRelay } from './outbox-relay';
 
 export interface WorkerOptions {
   redis: RedisConfig;
+  /** The AI provider's configuration (`AI_PROVIDER=none`: AI jobs fail with that reason). */
+  ai: Config['ai'];
   /** How often the reconciler looks for due escalations, and the relay polls besides notifications. */
   intervalMs?: number;
 }
@@ -46,6 +51,16 @@ export async function startWorker(ctx: ServiceContext, options: WorkerOptions): 
       },
     },
   );
+  // A queue of its own: a slow AI call never delays a page.
+  const aiWorker = createJobWorker('ai', aiHandlers(ctx, createAiProvider(options.ai)), {
+    connection: blocking,
+    prefix: ctx.redisPrefix,
+    concurrency: 2,
+    onFailed: (job, error) => {
+      ctx.metrics.jobFailures.inc({ queue: 'ai' });
+      ctx.logger.error({ job_id: job?.id, job: job?.name, err: { message: error.message } }, 'job failed');
+    },
+  });
   const relay = await startOutboxRelay(ctx, queues, intervalMs);
   const reconciler = startEscalationReconciler(ctx, intervalMs);
   const housekeeping = startHousekeeping(ctx);
@@ -60,7 +75,7 @@ export async function startWorker(ctx: ServiceContext, options: WorkerOptions): 
     stop: async () => {
       housekeeping.stop();
       await Promise.all([relay.stop(), reconciler.stop()]);
-      await escalationWorker.close();
+      await Promise.all([escalationWorker.close(), aiWorker.close()]);
       await queues.close();
       blocking.disconnect();
     },

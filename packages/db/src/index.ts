@@ -16,3 +16,4 @@ export * as settings from './settings';
 export * as timeline from './timeline';
 export * as userAdmin from './user-admin';
 export * as users from './users';
+export * as ai from './ai';

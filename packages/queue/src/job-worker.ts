@@ -1,6 +1,10 @@
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { isJobName, type JobName, type JobPayload, jobCatalog, type QueueName } from './jobs';
+import { cappedBackoffStrategy } from './queues';
+
+/** Thrown by a handler that re-scheduled its own job (`job.moveToDelayed`), e.g. after a 429. */
+export { DelayedError } from 'bullmq';
 
 export type JobHandler<N extends JobName> = (payload: JobPayload<N>, job: Job) => Promise<void>;
 export type JobHandlers = { [N in JobName]?: JobHandler<N> };
@@ -37,6 +41,7 @@ export function createJobWorker(queue: QueueName, handlers: JobHandlers, options
       prefix: `${options.prefix}:q`,
       concurrency: options.concurrency ?? 8,
       autorun: true,
+      settings: { backoffStrategy: cappedBackoffStrategy },
     },
   );
   worker.on('failed', (job, error) => options.onFailed?.(job, error));

@@ -10,9 +10,16 @@ interface JobSpec<Q extends QueueName, P extends z.ZodType> {
   attempts: number;
   /** First retry delay; doubles each time. */
   backoffMs: number;
+  /** Longest retry delay; unset means no cap. */
+  maxBackoffMs?: number;
 }
 
 const spec = <Q extends QueueName, P extends z.ZodType>(s: JobSpec<Q, P>) => s;
+
+// A chat outage of several minutes must be ridden out (the channel still appears once chat is back),
+// without hammering it: 1 s, 2 s, 4 s… capped at 60 s, 25 tries ≈ 19 minutes. Rate limits do not count
+// as tries: those jobs are re-scheduled for the `Retry-After` moment instead.
+const chatRetries = { attempts: 25, backoffMs: 1000, maxBackoffMs: 60_000 };
 
 /**
  * The job catalog: every kind of background work, its queue, its payload and its retry policy. One
@@ -24,29 +31,25 @@ export const jobCatalog = {
   'chat.open_channel': spec({
     queue: 'chat',
     payload: z.object({ incident_id: z.uuid() }),
-    attempts: 8,
-    backoffMs: 1000,
+    ...chatRetries,
   }),
   /** Post one timeline entry (note, status, severity, commander change…) to the incident's channel. */
   'chat.post_timeline_entry': spec({
     queue: 'chat',
     payload: z.object({ incident_id: z.uuid(), entry_id: z.uuid() }),
-    attempts: 8,
-    backoffMs: 1000,
+    ...chatRetries,
   }),
   /** After the resolution was posted: rename the channel with the `[RESOLVED]` prefix. */
   'chat.mark_resolved': spec({
     queue: 'chat',
     payload: z.object({ incident_id: z.uuid() }),
-    attempts: 8,
-    backoffMs: 1000,
+    ...chatRetries,
   }),
   /** Tell the people of one escalation step (direct messages, a mention in the channel). */
   'chat.escalation_notice': spec({
     queue: 'chat',
     payload: z.object({ incident_id: z.uuid(), entry_id: z.uuid() }),
-    attempts: 8,
-    backoffMs: 1000,
+    ...chatRetries,
   }),
   /** Wake-up call: an incident's escalation may be due. The deadline itself lives in PostgreSQL. */
   'escalation.check': spec({
@@ -54,6 +57,27 @@ export const jobCatalog = {
     payload: z.object({ incident_id: z.uuid() }),
     attempts: 5,
     backoffMs: 500,
+  }),
+  /** Summarise an incident (`ai_requests` row `request_id`); the result is an `ai_summary` entry. */
+  'ai.summarize': spec({
+    queue: 'ai',
+    payload: z.object({ request_id: z.uuid() }),
+    attempts: 3,
+    backoffMs: 5000,
+  }),
+  /** Draft (or redraft) a resolved incident's post-mortem. */
+  'ai.postmortem': spec({
+    queue: 'ai',
+    payload: z.object({ request_id: z.uuid() }),
+    attempts: 3,
+    backoffMs: 5000,
+  }),
+  /** Write a shift-handoff digest over its window. */
+  'ai.handoff_digest': spec({
+    queue: 'ai',
+    payload: z.object({ request_id: z.uuid() }),
+    attempts: 3,
+    backoffMs: 5000,
   }),
 } as const;
 
@@ -66,4 +90,11 @@ export function isJobName(name: string): name is JobName {
 
 export function queueOf(name: JobName): QueueName {
   return jobCatalog[name].queue;
+}
+
+/** Delay before the next try after `attemptsMade` failed ones: doubling from `backoffMs`, capped. */
+export function retryDelayMs(name: JobName, attemptsMade: number): number {
+  const spec: JobSpec<QueueName, z.ZodType> = jobCatalog[name];
+  const delay = spec.backoffMs * 2 ** Math.max(0, attemptsMade - 1);
+  return Math.round(spec.maxBackoffMs === undefined ? delay : Math.min(delay, spec.maxBackoffMs));
 }

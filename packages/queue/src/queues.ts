@@ -1,6 +1,14 @@
-import { Queue } from 'bullmq';
+import { type BackoffStrategy, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { type JobName, type JobPayload, jobCatalog, type QueueName, queueNames } from './jobs';
+import {
+  isJobName,
+  type JobName,
+  type JobPayload,
+  jobCatalog,
+  type QueueName,
+  queueNames,
+  retryDelayMs,
+} from './jobs';
 
 export interface EnqueueOptions {
   /** Deterministic id: adding a job whose id is already queued (or recently done) adds nothing. */
@@ -28,12 +36,24 @@ export interface JobQueues {
 // week, for whoever investigates.
 const retention = { removeOnComplete: { age: 3600, count: 10_000 }, removeOnFail: { age: 7 * 24 * 3600 } };
 
+/**
+ * BullMQ's exponential backoff has no ceiling; jobs whose spec has `maxBackoffMs` use this strategy
+ * instead, which every worker made by `createJobWorker` knows.
+ */
+export const CAPPED_BACKOFF = 'capped-exponential';
+
+export const cappedBackoffStrategy: BackoffStrategy = (attemptsMade, _type, _error, job) =>
+  job && isJobName(job.name)
+    ? retryDelayMs(job.name, attemptsMade)
+    : Math.min(1000 * 2 ** attemptsMade, 60_000);
+
 function jobOptions(name: JobName, options: EnqueueOptions = {}) {
   const spec = jobCatalog[name];
+  const capped = 'maxBackoffMs' in spec;
   return {
     ...retention,
     attempts: spec.attempts,
-    backoff: { type: 'exponential', delay: spec.backoffMs },
+    backoff: { type: capped ? CAPPED_BACKOFF : 'exponential', delay: spec.backoffMs },
     ...(options.jobId ? { jobId: options.jobId } : {}),
     ...(options.delayMs && options.delayMs > 0 ? { delay: Math.round(options.delayMs) } : {}),
   };

@@ -53,6 +53,7 @@ export function createRuntime(options: CreateRuntimeOptions): Runtime {
     redisPrefix: options.redisPrefix ?? 'firebreak',
     logger,
     metrics: createMetrics(),
+    features: { ai: config.ai.provider !== 'none' },
     now: () => new Date(),
   };
   return {

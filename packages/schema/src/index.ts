@@ -7,3 +7,4 @@ export * from './oncall';
 export * from './routing';
 export * from './settings';
 export * from './validation';
+export * from './ai';

@@ -11,5 +11,7 @@ export interface ServiceContext {
   redisPrefix: string;
   logger: Logger;
   metrics: Metrics;
+  /** What this installation has configured (features that need a provider). */
+  features: { ai: boolean };
   now: () => Date;
 }

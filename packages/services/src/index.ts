@@ -24,3 +24,5 @@ export * from './routing/rules';
 export * from './settings/default-policy';
 export * from './settings/integrations';
 export * from './settings/view';
+export * from './ai';
+export { chatJobs } from './incidents/chat-jobs';

@@ -1,4 +1,4 @@
-import { escalations, incidents, outbox, type TransactionSql, timeline } from '@firebreak/db';
+import { ai, escalations, incidents, outbox, type TransactionSql, timeline } from '@firebreak/db';
 import { mttrSeconds, planStatusChange } from '@firebreak/domain';
 import { type Actor, AppError, type Incident, type UpdateIncidentInput } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
@@ -29,7 +29,7 @@ export async function updateIncident(
     const jobs: InsertOutboxRow[] = [];
     let row = current;
     row = await applyFieldChanges(tx, ctx, actor, row, input, at, jobs);
-    if (input.status) row = await applyStatusChange(tx, actor, row, input.status, at, jobs);
+    if (input.status) row = await applyStatusChange(tx, actor, row, input.status, at, jobs, ctx.features);
     await outbox.insertOutboxRows(tx, jobs);
     return row.id;
   });
@@ -88,6 +88,7 @@ async function applyStatusChange(
   to: Row['status'],
   at: Date,
   jobs: InsertOutboxRow[],
+  features: ServiceContext['features'],
 ): Promise<Row> {
   const plan = planStatusChange(row.status, to);
   if (plan.kind === 'none') return row;
@@ -123,6 +124,11 @@ async function applyStatusChange(
   jobs.push(chatJobs.postEntry(row.id, entry.id));
   if (plan.to === 'resolved') {
     jobs.push(chatJobs.markResolved(row.id));
+    // After resolution a post-mortem is drafted (spec §3.1), when an AI provider is configured.
+    if (features.ai) {
+      const draft = await ai.insertAiRequest(tx, { kind: 'postmortem', incidentId: row.id, at });
+      jobs.push({ jobName: 'ai.postmortem', payload: { request_id: draft.id } });
+    }
   }
   return updated;
 }

@@ -31,6 +31,7 @@ export async function createTestContext(): Promise<TestContext> {
       redisPrefix,
       logger: logs.logger,
       metrics: createMetrics({ defaultMetrics: false }),
+      features: { ai: false },
       now: () => new Date(),
     },
     logs,

@@ -129,6 +129,11 @@ export class FakeAiProvider {
     this.faults.add(options.provider ?? '*', fault, options.times ?? 1);
   }
 
+  /** Forgets every queued fault. */
+  clearFaults(): void {
+    this.faults.clear();
+  }
+
   /** HTTP 200 with a body the client cannot use. */
   malformedNext(options: FaultTarget & { shape?: MalformedShape } = {}): void {
     this.faults.add(

@@ -1,0 +1,151 @@
+import { ai, outbox, type Queryable, timeline } from '@firebreak/db';
+import type { Job } from '@firebreak/queue';
+import {
+  chatJobs,
+  type IncidentContext,
+  loadHandoffIncidents,
+  loadIncidentContext,
+  type ServiceContext,
+} from '@firebreak/services';
+import {
+  citedEntries,
+  describeAlerts,
+  describeIncident,
+  fillPrompt,
+  labelEntries,
+  SYSTEM,
+  timelineWindows,
+} from './prompts';
+import type { AiProvider } from './provider';
+
+/**
+ * The AI jobs. Each reads its request row, builds its prompt only from that request's own data, asks
+ * the provider, and writes the result and the request's `done` in one transaction — so a failure
+ * leaves nothing half-written. The last failed attempt marks the request `failed` with the reason.
+ */
+export function aiHandlers(ctx: ServiceContext, provider: AiProvider | undefined) {
+  const run =
+    (kind: ai.AiKind, work: (request: ai.AiRequestRow) => Promise<void>) =>
+    async (payload: { request_id: string }, job: Job) => {
+      const request = await ai.findAiRequest(ctx.sql, payload.request_id);
+      if (!request || request.status !== 'pending' || request.kind !== kind) return;
+      try {
+        if (!provider) throw new Error('no AI provider is configured in this worker');
+        await work(request);
+      } catch (error) {
+        const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+        const reason = error instanceof Error ? error.message : String(error);
+        ctx.logger.warn({ request_id: request.id, kind, last_attempt: last, reason }, 'ai request failed');
+        if (!last) throw error;
+        await ai.finishAiRequest(ctx.sql, request.id, {
+          status: 'failed',
+          error: reason.slice(0, 1000),
+          at: ctx.now(),
+        });
+      }
+    };
+
+  return {
+    'ai.summarize': run('summary', async (request) => {
+      const context = await incidentContext(ctx.sql, request);
+      const { text, model, cites } = await askAboutIncident(provider!, 'summary', context, 600);
+      await ctx.sql.begin(async (tx) => {
+        if (!(await ai.finishAiRequest(tx, request.id, { status: 'done', at: ctx.now() }))) return;
+        const entry = await timeline.insertTimelineEntry(tx, {
+          incidentId: context.incident.id,
+          type: 'ai_summary',
+          actor: { type: 'ai', name: model },
+          data: { text, model, request_id: request.id, cites },
+          at: ctx.now(),
+        });
+        // Posted to the incident's channel like any other entry.
+        await outbox.insertOutboxRows(tx, [chatJobs.postEntry(context.incident.id, entry.id)]);
+      });
+    }),
+
+    'ai.postmortem': run('postmortem', async (request) => {
+      const context = await incidentContext(ctx.sql, request);
+      const { text, model, cites } = await askAboutIncident(provider!, 'postmortem', context, 1800);
+      await ctx.sql.begin(async (tx) => {
+        if (!(await ai.finishAiRequest(tx, request.id, { status: 'done', at: ctx.now() }))) return;
+        await ai.upsertPostmortem(tx, {
+          incidentId: context.incident.id,
+          requestId: request.id,
+          content: text,
+          at: ctx.now(),
+        });
+        await timeline.insertTimelineEntry(tx, {
+          incidentId: context.incident.id,
+          type: 'postmortem_drafted',
+          actor: { type: 'ai', name: model },
+          data: { request_id: request.id, model, cites },
+          at: ctx.now(),
+        });
+      });
+    }),
+
+    'ai.handoff_digest': run('handoff_digest', async (request) => {
+      const digest = await ai.findHandoffDigest(ctx.sql, request.id);
+      if (!digest) return;
+      const incidents = await loadHandoffIncidents(ctx.sql, digest.since, digest.until);
+      const lines = incidents.map(
+        (i) =>
+          `INC-${i.number} "${i.title.slice(0, 200)}" severity ${i.severity}, status ${i.status}, opened ${i.created_at.toISOString()}` +
+          (i.resolved_at ? `, resolved ${i.resolved_at.toISOString()}` : '') +
+          `, ${i.changes} timeline entries in the window`,
+      );
+      const { text } = await provider!.complete({
+        system: SYSTEM,
+        user: fillPrompt('handoff', {
+          window: `${digest.since.toISOString()} to ${digest.until.toISOString()}`,
+          incidents: lines.join('\n') || 'None.',
+        }),
+        maxTokens: 1200,
+      });
+      await ctx.sql.begin(async (tx) => {
+        if (!(await ai.finishAiRequest(tx, request.id, { status: 'done', at: ctx.now() }))) return;
+        await ai.setHandoffDigestContent(tx, request.id, text);
+      });
+    }),
+  };
+}
+
+async function incidentContext(sql: Queryable, request: ai.AiRequestRow): Promise<IncidentContext> {
+  const context = request.incident_id ? await loadIncidentContext(sql, request.incident_id) : undefined;
+  if (!context) throw new Error('the incident of this request no longer exists');
+  return context;
+}
+
+/** Summary or post-mortem: long timelines are first condensed window by window. */
+async function askAboutIncident(
+  provider: AiProvider,
+  prompt: 'summary' | 'postmortem',
+  context: IncidentContext,
+  maxTokens: number,
+): Promise<{ text: string; model: string; cites: string[] }> {
+  const labelled = labelEntries(context);
+  const windows = timelineWindows(labelled);
+  let timelineText = windows[0]?.map((entry) => entry.line).join('\n') ?? 'No entries.';
+  if (windows.length > 1) {
+    const condensed: string[] = [];
+    for (const window of windows) {
+      const { text } = await provider.complete({
+        system: SYSTEM,
+        user: fillPrompt('timeline-window', { timeline: window.map((entry) => entry.line).join('\n') }),
+        maxTokens: 400,
+      });
+      condensed.push(text);
+    }
+    timelineText = condensed.join('\n');
+  }
+  const answer = await provider.complete({
+    system: SYSTEM,
+    user: fillPrompt(prompt, {
+      incident: describeIncident(context),
+      alerts: describeAlerts(context),
+      timeline: timelineText,
+    }),
+    maxTokens,
+  });
+  return { ...answer, cites: citedEntries(answer.text, labelled) };
+}

@@ -1,0 +1,96 @@
+import type { Queryable } from './client';
+
+export type AiKind = 'summary' | 'postmortem' | 'handoff_digest';
+
+export interface AiRequestRow {
+  id: string;
+  kind: AiKind;
+  incident_id: string | null;
+  status: 'pending' | 'done' | 'failed';
+  error: string | null;
+  created_at: Date;
+  finished_at: Date | null;
+}
+
+export async function insertAiRequest(
+  sql: Queryable,
+  request: { kind: AiKind; incidentId: string | null; at: Date },
+): Promise<AiRequestRow> {
+  const [row] = await sql<AiRequestRow[]>`
+    insert into ai_requests (kind, incident_id, created_at)
+    values (${request.kind}, ${request.incidentId}, ${request.at})
+    returning *`;
+  return row!;
+}
+
+export async function findAiRequest(sql: Queryable, id: string): Promise<AiRequestRow | undefined> {
+  const [row] = await sql<AiRequestRow[]>`select * from ai_requests where id = ${id}`;
+  return row;
+}
+
+/** Marks a request finished; only a pending one, so a retried job cannot flip a result. */
+export async function finishAiRequest(
+  sql: Queryable,
+  id: string,
+  outcome: { status: 'done' | 'failed'; error?: string; at: Date },
+): Promise<boolean> {
+  const result = await sql`
+    update ai_requests set status = ${outcome.status}, error = ${outcome.error ?? null}, finished_at = ${outcome.at}
+    where id = ${id} and status = 'pending'`;
+  return result.count > 0;
+}
+
+export interface HandoffDigestRow extends AiRequestRow {
+  since: Date;
+  until: Date;
+  content: string | null;
+}
+
+export async function insertHandoffDigest(sql: Queryable, digest: { id: string; since: Date; until: Date }) {
+  await sql`insert into handoff_digests (id, since, until) values (${digest.id}, ${digest.since}, ${digest.until})`;
+}
+
+export async function findHandoffDigest(sql: Queryable, id: string): Promise<HandoffDigestRow | undefined> {
+  const [row] = await sql<HandoffDigestRow[]>`
+    select r.*, d.since, d.until, d.content from handoff_digests d join ai_requests r on r.id = d.id
+    where d.id = ${id}`;
+  return row;
+}
+
+export async function setHandoffDigestContent(sql: Queryable, id: string, content: string): Promise<void> {
+  await sql`update handoff_digests set content = ${content} where id = ${id}`;
+}
+
+export interface PostmortemRow {
+  incident_id: string;
+  request_id: string | null;
+  content: string;
+  generated_at: Date;
+}
+
+export async function upsertPostmortem(
+  sql: Queryable,
+  draft: { incidentId: string; requestId: string; content: string; at: Date },
+): Promise<void> {
+  await sql`
+    insert into postmortems (incident_id, request_id, content, generated_at)
+    values (${draft.incidentId}, ${draft.requestId}, ${draft.content}, ${draft.at})
+    on conflict (incident_id) do update
+      set request_id = excluded.request_id, content = excluded.content, generated_at = excluded.generated_at`;
+}
+
+export async function findPostmortem(sql: Queryable, incidentId: string): Promise<PostmortemRow | undefined> {
+  const [row] = await sql<PostmortemRow[]>`select * from postmortems where incident_id = ${incidentId}`;
+  return row;
+}
+
+/** The newest post-mortem request of an incident (pending, done or failed). */
+export async function latestPostmortemRequest(
+  sql: Queryable,
+  incidentId: string,
+): Promise<AiRequestRow | undefined> {
+  const [row] = await sql<AiRequestRow[]>`
+    select * from ai_requests where incident_id = ${incidentId} and kind = 'postmortem'
+    order by created_at desc, id desc limit 1`;
+  return row;
+}

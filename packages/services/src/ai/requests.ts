@@ -1,0 +1,124 @@
+import { ai, incidents, outbox } from '@firebreak/db';
+import {
+  type AiJob,
+  AppError,
+  type HandoffDigest,
+  type HandoffDigestInput,
+  type Postmortem,
+} from '@firebreak/schema';
+import type { ServiceContext } from '../context';
+import { incidentNotFound } from '../incidents/ref';
+
+/**
+ * The AI features (CONTRACT.md §10) as requests: a row that says pending/done/failed, and an outbox
+ * row that wakes the worker (the only process that talks to the AI provider). The API answers 202 at
+ * once; the result lands as a timeline entry, a stored digest or a stored draft.
+ */
+
+export function requireAi(configured: boolean): void {
+  if (!configured) {
+    throw new AppError(
+      'ai_not_configured',
+      'No AI provider is configured (set AI_PROVIDER, AI_API_KEY, AI_MODEL).',
+    );
+  }
+}
+
+export function presentAiJob(row: ai.AiRequestRow): AiJob {
+  return {
+    id: row.id,
+    kind: row.kind,
+    incident_id: row.incident_id,
+    status: row.status,
+    error: row.error,
+    created_at: row.created_at.toISOString(),
+    finished_at: row.finished_at?.toISOString() ?? null,
+  };
+}
+
+async function request(ctx: ServiceContext, kind: 'summary' | 'postmortem', ref: incidents.IncidentRef) {
+  return ctx.sql.begin(async (tx) => {
+    const incident = await incidents.findIncidentView(tx, ref);
+    if (!incident) throw incidentNotFound(ref);
+    const row = await ai.insertAiRequest(tx, { kind, incidentId: incident.id, at: ctx.now() });
+    await outbox.insertOutboxRows(tx, [
+      { jobName: kind === 'summary' ? 'ai.summarize' : 'ai.postmortem', payload: { request_id: row.id } },
+    ]);
+    return row;
+  });
+}
+
+/** `POST /api/v1/incidents/{id}/summary` → 202 `{job_id}`. */
+export async function requestSummary(
+  ctx: ServiceContext,
+  ref: incidents.IncidentRef,
+): Promise<{ job_id: string }> {
+  return { job_id: (await request(ctx, 'summary', ref)).id };
+}
+
+/** `POST /api/v1/incidents/{id}/postmortem` (a redraft) → 202 `{job_id}`. */
+export async function requestPostmortem(
+  ctx: ServiceContext,
+  ref: incidents.IncidentRef,
+): Promise<{ job_id: string }> {
+  return { job_id: (await request(ctx, 'postmortem', ref)).id };
+}
+
+export async function getPostmortem(ctx: ServiceContext, ref: incidents.IncidentRef): Promise<Postmortem> {
+  const incident = await incidents.findIncidentView(ctx.sql, ref);
+  if (!incident) throw incidentNotFound(ref);
+  const [draft, latest] = await Promise.all([
+    ai.findPostmortem(ctx.sql, incident.id),
+    ai.latestPostmortemRequest(ctx.sql, incident.id),
+  ]);
+  if (!draft && !latest)
+    throw new AppError('not_found', 'No post-mortem has been drafted for this incident.');
+  return {
+    status: latest?.status ?? 'done',
+    content: draft?.content ?? null,
+    generated_at: draft?.generated_at.toISOString() ?? null,
+    error: latest?.status === 'failed' ? latest.error : null,
+  };
+}
+
+const HANDOFF_DEFAULT_HOURS = 12;
+
+/** `POST /api/v1/handoff-digests` → 202 `{id}`. */
+export async function requestHandoffDigest(
+  ctx: ServiceContext,
+  input: HandoffDigestInput,
+): Promise<{ id: string }> {
+  const until = input.until ? new Date(input.until) : ctx.now();
+  const since = input.since
+    ? new Date(input.since)
+    : new Date(until.getTime() - HANDOFF_DEFAULT_HOURS * 3_600_000);
+  const row = await ctx.sql.begin(async (tx) => {
+    const created = await ai.insertAiRequest(tx, { kind: 'handoff_digest', incidentId: null, at: ctx.now() });
+    await ai.insertHandoffDigest(tx, { id: created.id, since, until });
+    await outbox.insertOutboxRows(tx, [
+      { jobName: 'ai.handoff_digest', payload: { request_id: created.id } },
+    ]);
+    return created;
+  });
+  return { id: row.id };
+}
+
+export async function getHandoffDigest(ctx: ServiceContext, id: string): Promise<HandoffDigest> {
+  const row = await ai.findHandoffDigest(ctx.sql, id);
+  if (!row) throw new AppError('not_found', `No handoff digest ${id}.`);
+  return {
+    id: row.id,
+    status: row.status,
+    content: row.content,
+    since: row.since.toISOString(),
+    until: row.until.toISOString(),
+    error: row.error,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+export async function getAiJob(ctx: ServiceContext, id: string): Promise<AiJob> {
+  const row = await ai.findAiRequest(ctx.sql, id);
+  if (!row) throw new AppError('not_found', `No AI job ${id}.`);
+  return presentAiJob(row);
+}
