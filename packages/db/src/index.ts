@@ -1,3 +1,4 @@
+export * as ai from './ai';
 export * as alertBatches from './alert-batches';
 export * as alerts from './alerts';
 export * as apiKeys from './api-keys';
@@ -16,4 +17,3 @@ export * as settings from './settings';
 export * as timeline from './timeline';
 export * as userAdmin from './user-admin';
 export * as users from './users';
-export * as ai from './ai';

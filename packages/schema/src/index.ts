@@ -1,3 +1,4 @@
+export * from './ai';
 export * from './alert';
 export * from './auth';
 export * from './errors';
@@ -7,4 +8,3 @@ export * from './oncall';
 export * from './routing';
 export * from './settings';
 export * from './validation';
-export * from './ai';

@@ -1,3 +1,4 @@
+export * from './ai';
 export * from './alerts/intake-result';
 export * from './alerts/present';
 export * from './alerts/queries';
@@ -14,6 +15,7 @@ export * from './escalation';
 export * from './health/readiness';
 export * from './incidents/actor';
 export * from './incidents/add-note';
+export { chatJobs } from './incidents/chat-jobs';
 export * from './incidents/create';
 export * from './incidents/present';
 export * from './incidents/queries';
@@ -24,5 +26,3 @@ export * from './routing/rules';
 export * from './settings/default-policy';
 export * from './settings/integrations';
 export * from './settings/view';
-export * from './ai';
-export { chatJobs } from './incidents/chat-jobs';

@@ -28,7 +28,7 @@ export function aiHandlers(ctx: ServiceContext, provider: AiProvider | undefined
     (kind: ai.AiKind, work: (request: ai.AiRequestRow) => Promise<void>) =>
     async (payload: { request_id: string }, job: Job) => {
       const request = await ai.findAiRequest(ctx.sql, payload.request_id);
-      if (!request || request.status !== 'pending' || request.kind !== kind) return;
+      if (request?.status !== 'pending' || request.kind !== kind) return;
       try {
         if (!provider) throw new Error('no AI provider is configured in this worker');
         await work(request);

@@ -55,7 +55,11 @@ export function createAiProvider(ai: Config['ai']): AiProvider | undefined {
       timeout: TIMEOUT_MS,
       // The Messages API as documented (reference §2): the key in `x-api-key` and a pinned API
       // version. This SDK release would otherwise send the key as a Bearer token and its own date.
-      defaultHeaders: { 'x-api-key': ai.apiKey ?? '', 'anthropic-version': '2023-06-01', authorization: null },
+      defaultHeaders: {
+        'x-api-key': ai.apiKey ?? '',
+        'anthropic-version': '2023-06-01',
+        authorization: null,
+      },
     });
     const model = ai.model ?? 'claude-sonnet-4-5';
     return {
