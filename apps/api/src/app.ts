@@ -14,11 +14,13 @@ import { addAlertRoutes } from './routes/alerts';
 import { addApiKeyRoutes } from './routes/api-keys';
 import { addAuthRoutes } from './routes/auth';
 import { addEscalationPolicyRoutes } from './routes/escalation-policies';
+import { addImportRoutes } from './routes/imports';
 import { addIncidentRoutes } from './routes/incidents';
 import { addOpenApiRoute } from './routes/openapi';
 import { addRoutingRuleRoutes } from './routes/routing-rules';
 import { addScheduleRoutes } from './routes/schedules';
 import { addSettingsRoutes } from './routes/settings';
+import { addSetupRoutes } from './routes/setup';
 import { addUserRoutes } from './routes/users';
 
 export type { ApiDeps } from './deps';
@@ -38,6 +40,7 @@ export function addApiRoutes(app: Hono<AppEnv>, deps: ApiDeps): void {
   app.use('/api/v1/*', limitApiBody());
   addOpenApiRoute(app);
   addAuthRoutes(app, deps, requireRole);
+  addSetupRoutes(app, deps);
   addApiKeyRoutes(app, deps, requireRole);
   addIncidentRoutes(app, deps, requireRole);
   addUserRoutes(app, deps, requireRole);
@@ -47,6 +50,7 @@ export function addApiRoutes(app: Hono<AppEnv>, deps: ApiDeps): void {
   addAiRoutes(app, deps, requireRole);
   addRoutingRuleRoutes(app, deps, requireRole);
   addSettingsRoutes(app, deps, requireRole);
+  addImportRoutes(app, deps, requireRole);
   addMetricsRoute(app, deps.ctx.metrics);
 }
 

@@ -1,4 +1,5 @@
 import type { CliCommand } from './cli';
+import { oncallCommand } from './oncall-command';
 
 /** The import sources this build offers. */
-export const commands: CliCommand[] = [];
+export const commands: CliCommand[] = [oncallCommand()];

@@ -1,15 +1,17 @@
-import { isDatabaseUnavailable, sessions } from '@firebreak/db';
+import { isDatabaseUnavailable, sessions, setupTokens } from '@firebreak/db';
 import type { ServiceContext } from '@firebreak/services';
 
 /**
- * Periodic clean-up that needs no queue: expired login sessions are deleted so the table does not
- * grow without bound. Several workers may run it at once; the delete is idempotent.
+ * Periodic clean-up that needs no queue: expired login sessions and setup tokens are deleted so the
+ * tables do not grow without bound. Several workers may run it at once; the delete is idempotent.
  */
 export function startHousekeeping(ctx: ServiceContext, intervalMs = 60 * 60 * 1000): { stop(): void } {
   const run = async () => {
     try {
       const removed = await sessions.deleteExpiredSessions(ctx.sql, ctx.now());
       if (removed > 0) ctx.logger.info({ removed }, 'expired sessions removed');
+      const tokens = await setupTokens.deleteExpiredSetupTokens(ctx.sql, ctx.now());
+      if (tokens > 0) ctx.logger.info({ removed: tokens }, 'expired setup tokens removed');
     } catch (error) {
       // The database being down is reported by /ready and the request path; try again next time.
       if (!isDatabaseUnavailable(error)) ctx.logger.error({ err: error }, 'housekeeping failed');

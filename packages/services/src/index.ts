@@ -13,6 +13,7 @@ export type { Principal } from './auth/principal';
 export * from './context';
 export * from './escalation';
 export * from './health/readiness';
+export * from './import';
 export * from './incidents/actor';
 export * from './incidents/add-note';
 export { chatJobs } from './incidents/chat-jobs';

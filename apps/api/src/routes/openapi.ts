@@ -2,6 +2,7 @@ import type { AppEnv } from '@firebreak/http';
 import type { Hono } from 'hono';
 import { createDocument } from 'zod-openapi';
 import { configurationPaths } from '../openapi/configuration-paths';
+import { importPaths } from '../openapi/import-paths';
 import { incidentPaths } from '../openapi/incident-paths';
 import { oncallPaths } from '../openapi/oncall-paths';
 
@@ -16,7 +17,7 @@ export function addOpenApiRoute(app: Hono<AppEnv>): void {
       openapi: '3.1.0',
       info: { title: 'Firebreak API', version: '1.0.0' },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      paths: { ...configurationPaths, ...incidentPaths, ...oncallPaths },
+      paths: { ...configurationPaths, ...incidentPaths, ...oncallPaths, ...importPaths },
     });
     return c.json(document);
   });

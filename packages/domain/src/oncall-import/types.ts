@@ -1,0 +1,86 @@
+import type {
+  ImportConflict,
+  ImportIntegration,
+  ImportSummary,
+  ImportWarning,
+  Role,
+  RotationType,
+  TargetType,
+} from '@firebreak/schema';
+
+/**
+ * The import's plan: what to create from a Grafana OnCall organisation, and the answer's conflicts and
+ * warnings (CONTRACT.md §11). People are referred to by e-mail, since the users they mean may only be
+ * created when the plan is carried out; the service turns e-mails into ids.
+ */
+
+/** What already exists in this service, as far as the import's rules ask. */
+export interface ExistingRecords {
+  users: ReadonlyArray<{ email: string; name: string; slack_user_id: string | null }>;
+  scheduleNames: Iterable<string>;
+  policyNames: Iterable<string>;
+}
+
+/** A participant or a tier's user: a user (created by the plan, or existing) or a bare name. */
+export interface PlannedPerson {
+  /** Lowercased e-mail of the user meant; null for a name without an account. */
+  email: string | null;
+  name: string;
+}
+
+export interface PlannedUser {
+  sourceId: string;
+  email: string;
+  name: string;
+  role: Role;
+  slackUserId: string | null;
+}
+
+export interface PlannedLayer {
+  name: string;
+  orderIndex: number;
+  rotationStart: Date;
+  shiftDurationSeconds: number;
+  rotationType: RotationType;
+  participants: PlannedPerson[];
+}
+
+export interface PlannedSchedule {
+  sourceId: string;
+  name: string;
+  timezone: string;
+  layers: PlannedLayer[];
+}
+
+export interface PlannedTier {
+  targetType: TargetType;
+  /** Empty for a schedule tier. */
+  users: PlannedPerson[];
+  /** The created schedule a schedule tier pages. */
+  schedule: { sourceId: string; name: string } | null;
+  timeoutSeconds: number;
+}
+
+export interface PlannedPolicy {
+  sourceId: string;
+  name: string;
+  description: string;
+  enabled: boolean;
+  tiers: PlannedTier[];
+}
+
+export interface ImportPlan {
+  users: PlannedUser[];
+  schedules: PlannedSchedule[];
+  escalationPolicies: PlannedPolicy[];
+  conflicts: ImportConflict[];
+  warnings: ImportWarning[];
+  integrations: ImportIntegration[];
+  summary: ImportSummary;
+}
+
+/** What a step of the mapping adds to the answer besides its records. */
+export interface Findings {
+  conflicts: ImportConflict[];
+  warnings: ImportWarning[];
+}

@@ -1,0 +1,9 @@
+export {
+  type ImportContext,
+  type ImportFromOnCallInput,
+  importFromOnCall,
+  type OnCallClientSettings,
+} from './import-from-oncall';
+export { createOnCallClient, type OnCallClient, type OnCallClientOptions } from './oncall-client';
+export { setupPassword } from './setup-password';
+export { SETUP_TOKEN_TTL_MS } from './setup-tokens';

@@ -1,0 +1,29 @@
+import { setupTokens, userAdmin } from '@firebreak/db';
+import { AppError, type SetupPasswordInput, type User } from '@firebreak/schema';
+import { hashPassword } from '../auth/passwords';
+import { presentUser } from '../auth/present';
+import { hashToken } from '../auth/tokens';
+import type { ServiceContext } from '../context';
+
+/**
+ * `POST /api/v1/auth/setup` (public, CONTRACT.md §3): an imported user trades their setup token for a
+ * password of their own. The token is used up in the same transaction that sets the password, so it
+ * works once; unknown, used and expired tokens get the same 401, which tells a guesser nothing.
+ */
+export async function setupPassword(ctx: ServiceContext, input: SetupPasswordInput): Promise<User> {
+  // Hashed first, whatever the token: every answer takes the same time.
+  const passwordHash = await hashPassword(input.password);
+  const row = await ctx.sql.begin(async (tx) => {
+    const now = ctx.now();
+    const claimed = await setupTokens.claimSetupToken(tx, hashToken(input.token), now);
+    const user = claimed ? await userAdmin.lockUser(tx, claimed.user_id) : undefined;
+    // A deactivated user's token stays unused (the transaction rolls back), as their login would.
+    if (!user?.active)
+      throw new AppError('unauthorized', 'This setup token is unknown, already used or expired.');
+    await setupTokens.deleteSetupTokensOfUser(tx, user.id);
+    await userAdmin.deleteSessionsOfUser(tx, user.id);
+    return (await userAdmin.updateUser(tx, user.id, { password_hash: passwordHash }, now))!;
+  });
+  ctx.logger.info({ user_id: row.id }, 'password set with a setup token');
+  return presentUser(row);
+}
