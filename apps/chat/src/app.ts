@@ -1,12 +1,15 @@
 import { type AppEnv, addHealthRoutes, createBaseApp } from '@firebreak/http';
 import type { Hono } from 'hono';
 import type { ChatDeps } from './deps';
+import { addChatRoutes } from './inbound/routes';
 
 export type { ChatDeps } from './deps';
+export { addChatRoutes } from './inbound/routes';
 
 /** The chat app alone: chat inbound and outbound (/api/v1/chat/*). */
 export function createApp(deps: ChatDeps): Hono<AppEnv> {
-  const app = createBaseApp(deps.ctx.logger);
+  const app = createBaseApp(deps.ctx.logger, deps.ctx.metrics);
   addHealthRoutes(app, deps.ready);
+  addChatRoutes(app, deps);
   return app;
 }

@@ -5,5 +5,5 @@ import { createApp } from './app';
 await runApp({
   name: 'chat',
   defaultPort: 8083,
-  build: (runtime) => createApp({ ctx: runtime.ctx, ready: runtime.ready }),
+  build: (runtime) => createApp({ ctx: runtime.ctx, ready: runtime.ready, config: runtime.config }),
 });

@@ -1,4 +1,5 @@
 import { type ApiDeps, addApiRoutes } from '@firebreak/api';
+import { addChatRoutes } from '@firebreak/chat';
 import type { Config } from '@firebreak/config';
 import { type AppEnv, addHealthRoutes, createBaseApp } from '@firebreak/http';
 import { addIngestRoutes } from '@firebreak/ingest';
@@ -13,5 +14,6 @@ export function createServerApp(deps: ApiDeps & { config: Config }): Hono<AppEnv
   addHealthRoutes(app, deps.ready);
   addApiRoutes(app, deps);
   addIngestRoutes(app, deps);
+  addChatRoutes(app, deps);
   return app;
 }

@@ -31,13 +31,25 @@ export const CloudMonitorSettingsInput = z.object({
     .nullable(),
 });
 
+const ChatAuthTest = z.union([
+  z.object({ ok: z.literal(true), team: z.string(), user: z.string(), bot_id: z.string() }),
+  z.object({ ok: z.literal(false), error: z.string() }),
+]);
+
+/** The chat integration's state: configured, signing secret present, and the bot token's auth.test. */
+export const ChatSettingsView = z.object({
+  configured: z.boolean(),
+  signing_secret_set: z.boolean(),
+  auth_test: ChatAuthTest.nullable(),
+});
+
 /** What `GET /api/v1/settings` shows: whether secrets are set, never the secrets. */
 export const SettingsView = z.object({
   generic_webhook: z.object({ signing_secret_set: z.boolean() }),
   metrics_alertmanager: z.object({ bearer_token_set: z.boolean() }),
   dashboard_alerting: z.object({ hmac_secret_set: z.boolean(), timestamp_header: z.string().nullable() }),
   cloud_monitor: z.object({ topic_arns: z.array(z.string()).nullable() }),
-  chat: z.object({ configured: z.boolean() }),
+  chat: ChatSettingsView,
   ai: z.object({ provider: z.string(), configured: z.boolean() }),
   default_escalation_policy_id: z.uuid().nullable(),
 });

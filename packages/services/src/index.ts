@@ -10,6 +10,7 @@ export * from './auth/login';
 export { generatePassword, hashPassword, verifyPassword } from './auth/passwords';
 export * from './auth/present';
 export type { Principal } from './auth/principal';
+export * from './chat-users';
 export * from './context';
 export * from './escalation';
 export * from './health/readiness';

@@ -1,6 +1,7 @@
 import {
   AlertmanagerSettingsInput,
   ApiKey,
+  ChatSettingsView,
   CloudMonitorSettingsInput,
   CreateApiKeyInput,
   CreateRoutingRuleInput,
@@ -128,6 +129,12 @@ export const configurationPaths: Paths = {
     ),
   },
   '/api/v1/settings': { get: op('Settings; secrets only as "set"', ok(200, 'The settings', SettingsView)) },
+  '/api/v1/settings/chat/test': {
+    post: op('Test the chat bot token with auth.test (admin)', {
+      ...ok(200, 'The chat settings', ChatSettingsView),
+      ...errors(403),
+    }),
+  },
   '/api/v1/settings/integrations/generic-webhook': settingsPut(
     'Generic webhook signing secret (admin)',
     GenericWebhookSettingsInput,

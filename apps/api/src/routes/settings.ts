@@ -1,3 +1,4 @@
+import { createChatAuthCheck } from '@firebreak/chat/auth-check';
 import { type AppEnv, type RequireRole, readJson } from '@firebreak/http';
 import {
   AlertmanagerSettingsInput,
@@ -7,6 +8,9 @@ import {
   UpdateSettingsInput,
 } from '@firebreak/schema';
 import {
+  type ChatAuthTest,
+  type ConfiguredIntegrations,
+  chatSettingsView,
   getSettingsView,
   type ServiceContext,
   setDefaultEscalationPolicy,
@@ -22,13 +26,22 @@ import type { ApiDeps } from '../deps';
  */
 export function addSettingsRoutes(app: Hono<AppEnv>, deps: ApiDeps, requireRole: RequireRole): void {
   const { ctx, config } = deps;
-  const view = (c: { json: (body: unknown) => Response }, context: ServiceContext) =>
-    getSettingsView(context, {
-      chatConfigured: config.chat.botToken !== undefined,
-      aiProvider: config.ai.provider,
-    }).then((body) => c.json(body));
+  const chatAuth = createChatAuthCheck(config.chat);
+  const configured = (chatAuthTest: ChatAuthTest | null): ConfiguredIntegrations => ({
+    chatConfigured: config.chat.botToken !== undefined,
+    chatSigningSecretSet: config.chat.signingSecret !== undefined,
+    chatAuthTest,
+    aiProvider: config.ai.provider,
+  });
+  const view = async (c: { json: (body: unknown) => Response }, context: ServiceContext) =>
+    c.json(await getSettingsView(context, configured(await chatAuth.current())));
 
   app.get('/api/v1/settings', requireRole('viewer'), (c) => view(c, ctx));
+
+  // Settings → Chat → Test: `auth.test` now, answered as the view's `chat` part (spec §5.3).
+  app.post('/api/v1/settings/chat/test', requireRole('admin'), async (c) =>
+    c.json(chatSettingsView(configured(await chatAuth.runNow()))),
+  );
 
   app.patch('/api/v1/settings', requireRole('admin'), async (c) => {
     const input = await readJson(c, UpdateSettingsInput);

@@ -4,10 +4,35 @@ import { integrationSecrets } from './integrations';
 
 export const DEFAULT_ESCALATION_POLICY_KEY = 'default_escalation_policy_id';
 
+/** The bot token checked against the chat service's `auth.test` (spec §5.3); never the token itself. */
+export type ChatAuthTest =
+  | { ok: true; team: string; user: string; bot_id: string }
+  | { ok: false; error: string };
+
+/** Settings → Chat: what the environment configures and whether the chat service accepts the token. */
+export interface ChatSettingsView {
+  /** CHAT_BOT_TOKEN is set: the chat integration is on. */
+  configured: boolean;
+  /** CHAT_SIGNING_SECRET is set: without it every inbound chat request is refused. */
+  signing_secret_set: boolean;
+  /** The latest `auth.test` answer (at most a minute old); null when chat is off. */
+  auth_test: ChatAuthTest | null;
+}
+
 /** What the environment says about chat and AI (those are configured by environment, not the UI). */
 export interface ConfiguredIntegrations {
   chatConfigured: boolean;
+  chatSigningSecretSet?: boolean;
+  chatAuthTest?: ChatAuthTest | null;
   aiProvider: string;
+}
+
+export function chatSettingsView(configured: ConfiguredIntegrations): ChatSettingsView {
+  return {
+    configured: configured.chatConfigured,
+    signing_secret_set: configured.chatSigningSecretSet ?? false,
+    auth_test: configured.chatAuthTest ?? null,
+  };
 }
 
 export async function getSettingsView(
@@ -17,6 +42,8 @@ export async function getSettingsView(
   const rows = await ctx.sql<{ key: string; value: unknown }[]>`select key, value from settings`;
   const values = new Map(rows.map((row) => [row.key, row.value]));
   const isSet = (key: string) => typeof values.get(key) === 'string';
+  // A variable, not a literal: SettingsView's schema still lists only `configured` (see ChatSettingsView).
+  const chat: SettingsView['chat'] = chatSettingsView(configured);
   return {
     generic_webhook: { signing_secret_set: isSet(integrationSecrets.genericSigningSecret) },
     metrics_alertmanager: { bearer_token_set: isSet(integrationSecrets.alertmanagerBearerToken) },
@@ -27,7 +54,7 @@ export async function getSettingsView(
     cloud_monitor: {
       topic_arns: (values.get('integrations.cloud_monitor.topic_arns') as string[] | undefined) ?? null,
     },
-    chat: { configured: configured.chatConfigured },
+    chat,
     ai: { provider: configured.aiProvider, configured: configured.aiProvider !== 'none' },
     default_escalation_policy_id: (values.get(DEFAULT_ESCALATION_POLICY_KEY) as string | undefined) ?? null,
   };

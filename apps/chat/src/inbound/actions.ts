@@ -1,0 +1,74 @@
+import { toAppError } from '@firebreak/http';
+import type { Logger } from '@firebreak/logger';
+import { AppError } from '@firebreak/schema';
+import { getIncident, identifyChatUser, parseIncidentRef } from '@firebreak/services';
+import { z } from 'zod';
+import type { CommandEnv } from './commands';
+import { type IncidentAction, isUserFacing, runIncidentAction } from './incident-ops';
+import { escapeMrkdwn, replyLater } from './replies';
+
+/** The card's buttons (the outbound side builds the card with these `action_id`s). */
+export const CARD_ACTIONS: Record<string, IncidentAction> = {
+  incident_acknowledge: 'acknowledge',
+  incident_lead: 'lead',
+  incident_resolve: 'resolve',
+};
+
+/** The parts of a `block_actions` payload we use (slack-contract.md §4); the rest is ignored. */
+const BlockActions = z.object({
+  type: z.literal('block_actions'),
+  user: z.object({ id: z.string().min(1), name: z.string().optional(), username: z.string().optional() }),
+  response_url: z.string().optional(),
+  actions: z.array(z.object({ action_id: z.string(), value: z.string().optional() })).min(1),
+});
+
+/**
+ * A button click. The HTTP answer is only Slack's acknowledgement (200, empty), so the change is made
+ * first and whatever the user must be told (a refusal, "already acknowledged") goes to the click's
+ * `response_url`, without holding up the answer. Success needs no reply: the change writes a timeline
+ * entry, and the card is updated from that (outbound side).
+ */
+export async function runBlockActions(env: CommandEnv, logger: Logger, payload: unknown): Promise<void> {
+  const parsed = BlockActions.safeParse(payload);
+  if (!parsed.success) {
+    logger.info({ type: (payload as { type?: unknown } | null)?.type }, 'chat: interaction ignored');
+    return;
+  }
+  const { user, response_url: responseUrl, actions } = parsed.data;
+  const { action_id: actionId, value } = actions[0]!;
+  const action = CARD_ACTIONS[actionId];
+  if (!action) {
+    logger.info({ action_id: actionId }, 'chat: interaction ignored');
+    return;
+  }
+  const tell = (text: string) => void replyLater(logger, responseUrl, text);
+  try {
+    const incident = await getIncident(env.ctx, parseIncidentRef(value ?? ''));
+    const identity = await identifyChatUser(
+      env.ctx,
+      { id: user.id, name: user.name ?? user.username ?? user.id },
+      env.lookup,
+    );
+    const outcome = await runIncidentAction(
+      env.ctx,
+      identity,
+      {
+        id: incident.id,
+        number: incident.number,
+        title: incident.title,
+        status: incident.status,
+        commander_id: incident.commander?.id ?? null,
+      },
+      action,
+    );
+    if (outcome.kind !== 'done') tell(outcome.text);
+  } catch (error) {
+    if (error instanceof AppError && isUserFacing(error)) {
+      tell(`That button no longer works: ${escapeMrkdwn(error.message)}`);
+      return;
+    }
+    const appError = toAppError(error);
+    logger.error({ err: error, action_id: actionId }, 'chat action failed');
+    tell(`Firebreak could not do that: ${escapeMrkdwn(appError.message)}`);
+  }
+}

@@ -1,0 +1,109 @@
+import { AddNoteInput, AppError, CreateIncidentInput } from '@firebreak/schema';
+import {
+  addNote,
+  type ChannelIncident,
+  type ChatIdentity,
+  type ChatProfileLookup,
+  createIncident,
+  findIncidentByChannel,
+  identifyChatUser,
+  type ServiceContext,
+} from '@firebreak/services';
+import { helpText, parseCommandText } from './command-text';
+import type { ChatInboundDeps } from './deps';
+import { mayChangeIncidents } from './identity';
+import { isUserFacing, runIncidentAction } from './incident-ops';
+import { type CommandReply, ephemeral, escapeMrkdwn, inChannel, incidentLabel, incidentUrl } from './replies';
+
+/** Slash commands default to high: serious enough to page, and nobody types a severity in a hurry. */
+const CHAT_INCIDENT_SEVERITY = 'high';
+
+export interface CommandEnv {
+  ctx: ServiceContext;
+  config: ChatInboundDeps['config'];
+  lookup: ChatProfileLookup;
+}
+
+/**
+ * `/incident …` (CONTRACT.md §7). Everything here is database work, well inside Slack's 3 seconds;
+ * what the channel must hear goes through the outbox, so the answer is the reply itself.
+ */
+export async function runCommand(env: CommandEnv, form: URLSearchParams): Promise<CommandReply> {
+  const command = form.get('command') || '/incident';
+  const parsed = parseCommandText(form.get('text') ?? '');
+  const who = { id: form.get('user_id') ?? '', name: form.get('user_name') ?? '' };
+  switch (parsed.kind) {
+    case 'help':
+      return ephemeral(helpText(command));
+    case 'unknown':
+      return ephemeral(
+        `\`${command} ${escapeMrkdwn(parsed.word)}\` is not a command I know.\n${helpText(command)}`,
+      );
+    case 'new': {
+      if (!parsed.title) return ephemeral(`Give the incident a title: \`${command} new &lt;title&gt;\`.`);
+      const input = CreateIncidentInput.safeParse({ title: parsed.title, severity: CHAT_INCIDENT_SEVERITY });
+      if (!input.success)
+        return ephemeral(
+          `That title cannot be used: ${escapeMrkdwn(input.error.issues[0]?.message ?? 'invalid')}.`,
+        );
+      return openIncident(env, await identifyChatUser(env.ctx, who, env.lookup), who.id, input.data);
+    }
+  }
+  // The rest act on the incident whose channel this is.
+  const incident = await findIncidentByChannel(env.ctx, form.get('channel_id') ?? '');
+  if (!incident) {
+    const typed = escapeMrkdwn(form.get('text')?.trim() ?? '');
+    return ephemeral(
+      `This channel is not an incident channel. Use \`${command} ${typed}\` inside the incident's own ` +
+        `channel (#inc-&lt;number&gt;-…), or open one with \`${command} new &lt;title&gt;\`.`,
+    );
+  }
+  if (parsed.kind === 'note' && !parsed.text) {
+    return ephemeral(`Write the note after the command: \`${command} note &lt;text&gt;\`.`);
+  }
+  const identity = await identifyChatUser(env.ctx, who, env.lookup);
+  if (parsed.kind === 'note') return addChatNote(env.ctx, identity, incident, parsed.text);
+  return ephemeral((await runIncidentAction(env.ctx, identity, incident, parsed.kind)).text);
+}
+
+async function openIncident(
+  env: CommandEnv,
+  identity: ChatIdentity,
+  chatUserId: string,
+  input: CreateIncidentInput,
+): Promise<CommandReply> {
+  const permission = mayChangeIncidents(identity);
+  if (!permission.ok) return ephemeral(permission.reason);
+  const incident = await createIncident(env.ctx, identity.actor, input, 'chat');
+  const label = incidentLabel(incident.number);
+  const link = `<${incidentUrl(env.config, incident.number)}|${label}>`;
+  const channelNote = env.config.chat.botToken ? ' Its channel follows in a moment.' : '';
+  return inChannel(
+    `:rotating_light: ${link} opened by <@${chatUserId}>: *${escapeMrkdwn(incident.title)}* ` +
+      `(severity ${incident.severity}).${channelNote}`,
+  );
+}
+
+async function addChatNote(
+  ctx: ServiceContext,
+  identity: ChatIdentity,
+  incident: ChannelIncident,
+  text: string,
+): Promise<CommandReply> {
+  const label = incidentLabel(incident.number);
+  const permission = mayChangeIncidents(identity);
+  if (!permission.ok) return ephemeral(permission.reason);
+  const input = AddNoteInput.safeParse({ text });
+  if (!input.success)
+    return ephemeral(
+      `That note cannot be added: ${escapeMrkdwn(input.error.issues[0]?.message ?? 'invalid')}.`,
+    );
+  try {
+    await addNote(ctx, identity.actor, { id: incident.id }, input.data);
+  } catch (error) {
+    if (error instanceof AppError && isUserFacing(error))
+      return ephemeral(`${label}: ${escapeMrkdwn(error.message)}`);
+    throw error;
+  }
+  return ephemeral(`Note added to ${label}.`);
+}

@@ -1,0 +1,59 @@
+import type { ChatIdentity, ChatProfileLookup } from '@firebreak/services';
+import type { WebClient } from '@slack/web-api';
+import { chatErrorCode } from '../slack-client';
+
+/**
+ * How long a command waits for `users.info` before going on without it. Slack gives us 3 seconds in
+ * all; the database work after the lookup needs the rest.
+ */
+export const PROFILE_LOOKUP_BUDGET_MS = 1500;
+
+/** `users.info` as the matching service wants it (services never see the chat SDK). */
+export function createProfileLookup(
+  client: WebClient | undefined,
+  budgetMs: number = PROFILE_LOOKUP_BUDGET_MS,
+): ChatProfileLookup {
+  return async (chatUserId) => {
+    if (!client) throw new Error('CHAT_BOT_TOKEN is not set');
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`users.info took over ${budgetMs} ms`)), budgetMs);
+    });
+    try {
+      const res = await Promise.race([client.users.info({ user: chatUserId }), timeout]);
+      const user = res.user;
+      if (!user) return null;
+      const name = user.profile?.real_name || user.real_name || user.profile?.display_name || user.name || '';
+      return { name, email: user.profile?.email ?? null };
+    } catch (error) {
+      const code = chatErrorCode(error);
+      if (code === 'user_not_found') return null;
+      // Only the chat service's code or our own timeout: SDK errors can carry whole responses.
+      throw new Error(
+        code ? `users.info: ${code}` : error instanceof Error ? error.message : 'users.info failed',
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+export type Permission = { ok: true } | { ok: false; reason: string };
+
+/**
+ * Chat users act with their Firebreak role (CONTRACT.md §3): viewers read, deactivated users do
+ * nothing. A chat user we could not match (chat API unreachable) may act under their chat name; the
+ * request itself is signed by the chat service, which vouches for them being in the workspace.
+ */
+export function mayChangeIncidents(identity: ChatIdentity): Permission {
+  const { user } = identity;
+  if (!user) return { ok: true };
+  if (!user.active) return { ok: false, reason: 'Your Firebreak account is deactivated.' };
+  if (user.role === 'viewer') {
+    return {
+      ok: false,
+      reason: 'Your Firebreak role is viewer: you can read incidents but not change them.',
+    };
+  }
+  return { ok: true };
+}

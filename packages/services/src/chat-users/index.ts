@@ -1,0 +1,2 @@
+export * from './channel-incident';
+export * from './identify';

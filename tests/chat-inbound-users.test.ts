@@ -1,0 +1,186 @@
+// CONTRACT.md §7: a chat user is the user with that chat id, else the user with the profile's e-mail
+// (which then gets the chat id), else a new `member` with `auth_source` chat and no password. The chat
+// API being down must not stop a command: it then runs under the chat name alone.
+import { users } from '@firebreak/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ChatTestServer, newChannelId, startChatTestServer } from './support/chat-inbound';
+
+let s: ChatTestServer;
+beforeAll(async () => {
+  s = await startChatTestServer();
+});
+afterAll(() => s.cleanup());
+
+const ackIn = async (channel: string, who: { user_id: string; user_name: string }, text = 'ack') =>
+  (await s.command({ ...who, channel_id: channel, text })).body;
+const statusEntries = async (id: string) =>
+  (await s.get(`/api/v1/incidents/${id}/timeline`)).entries.filter(
+    (e: { type: string }) => e.type === 'status_changed',
+  );
+const usersInfoCalls = () => s.fake.callsTo('users.info').length;
+
+describe('matching chat users', () => {
+  it('finds a user by chat id without asking the chat service', async () => {
+    const row = await users.insertUser(s.runtime.sql, {
+      email: 'erin@example.test',
+      name: 'Erin Example',
+      role: 'member',
+      slackUserId: 'U0ERIN005',
+    });
+    const channel = newChannelId();
+    const incident = await s.incidentInChannel(channel);
+    const before = usersInfoCalls();
+    await ackIn(channel, { user_id: 'U0ERIN005', user_name: 'erin' });
+    expect(usersInfoCalls()).toBe(before);
+    const [entry] = await statusEntries(incident.id);
+    expect(entry.actor).toEqual({ type: 'chat', id: row.id, name: 'Erin Example' });
+  });
+
+  it('links an existing user by e-mail (any case) and remembers the chat id', async () => {
+    s.fake.addUser({ id: 'U0DAVE004', name: 'dave', realName: 'Dave Moe', email: 'Dave.Moe@Example.com' });
+    const local = await users.insertUser(s.runtime.sql, {
+      email: 'dave.moe@example.com',
+      name: 'Dave',
+      role: 'admin',
+    });
+    const channel = newChannelId();
+    const incident = await s.incidentInChannel(channel);
+    const before = usersInfoCalls();
+    await ackIn(channel, { user_id: 'U0DAVE004', user_name: 'dave' });
+    await ackIn(channel, { user_id: 'U0DAVE004', user_name: 'dave' });
+    expect(usersInfoCalls()).toBe(before + 1);
+    const linked = await users.findUserById(s.runtime.sql, local.id);
+    expect(linked).toMatchObject({
+      slack_user_id: 'U0DAVE004',
+      auth_source: 'local',
+      role: 'admin',
+      name: 'Dave',
+    });
+    const [entry] = await statusEntries(incident.id);
+    expect(entry.actor).toEqual({ type: 'chat', id: local.id, name: 'Dave' });
+  });
+
+  it('creates an unknown chat user as a member without a password', async () => {
+    const channel = newChannelId();
+    const incident = await s.incidentInChannel(channel);
+    await ackIn(channel, { user_id: 'U0CAROL03', user_name: 'carol' });
+    const carol = await users.findUserByEmail(s.runtime.sql, 'carol@example.com');
+    expect(carol).toMatchObject({
+      name: 'Carol Poe',
+      role: 'member',
+      auth_source: 'chat',
+      slack_user_id: 'U0CAROL03',
+      password_hash: null,
+      active: true,
+    });
+    const [entry] = await statusEntries(incident.id);
+    expect(entry.actor).toEqual({ type: 'chat', id: carol!.id, name: 'Carol Poe' });
+  });
+
+  it('creates one user when the same new person sends two commands at once', async () => {
+    s.fake.addUser({ id: 'U0FRED006', name: 'fred', realName: 'Fred Fast', email: 'fred@example.com' });
+    const channel = newChannelId();
+    await s.incidentInChannel(channel);
+    await Promise.all([
+      ackIn(channel, { user_id: 'U0FRED006', user_name: 'fred' }),
+      ackIn(channel, { user_id: 'U0FRED006', user_name: 'fred' }, 'note first'),
+    ]);
+    const [row] = await s.runtime.sql`select count(*)::int as n from users where slack_user_id = 'U0FRED006'`;
+    expect(row!.n).toBe(1);
+  });
+
+  it('does not create a user from a profile without an e-mail', async () => {
+    s.fake.addUser({ id: 'U0GHOST07', name: 'ghost', realName: 'No Mail' });
+    const channel = newChannelId();
+    const incident = await s.incidentInChannel(channel);
+    expect((await ackIn(channel, { user_id: 'U0GHOST07', user_name: 'ghost' })).text).toContain(
+      'You acknowledged',
+    );
+    const [row] = await s.runtime.sql`select count(*)::int as n from users where slack_user_id = 'U0GHOST07'`;
+    expect(row!.n).toBe(0);
+    const [entry] = await statusEntries(incident.id);
+    expect(entry.actor).toEqual({ type: 'chat', name: 'ghost' });
+    expect(s.runtime.logs.messages()).toContain('chat user has no e-mail');
+  });
+});
+
+describe('roles', () => {
+  it('refuses viewers and deactivated users, and changes nothing', async () => {
+    await users.insertUser(s.runtime.sql, {
+      email: 'vic@example.test',
+      name: 'Vic Viewer',
+      role: 'viewer',
+      slackUserId: 'U0VIEW008',
+    });
+    const gone = await users.insertUser(s.runtime.sql, {
+      email: 'old@example.test',
+      name: 'Old Hand',
+      role: 'member',
+      slackUserId: 'U0GONE009',
+    });
+    await s.runtime.sql`update users set active = false where id = ${gone.id}`;
+    const channel = newChannelId();
+    const incident = await s.incidentInChannel(channel);
+    const viewer = await ackIn(channel, { user_id: 'U0VIEW008', user_name: 'vic' });
+    expect(viewer).toEqual({ response_type: 'ephemeral', text: expect.stringContaining('role is viewer') });
+    const created = await s.command({ user_id: 'U0VIEW008', user_name: 'vic', text: 'new Not allowed' });
+    expect(created.body.text).toContain('role is viewer');
+    expect((await ackIn(channel, { user_id: 'U0GONE009', user_name: 'old' })).text).toContain('deactivated');
+    expect(await statusEntries(incident.id)).toEqual([]);
+  });
+});
+
+describe('when the chat API cannot be asked', () => {
+  it('still acknowledges under the chat name when the chat API is down, but cannot make a lead', async () => {
+    s.fake.addUser({ id: 'U0HANK010', name: 'hank', realName: 'Hank Hill', email: 'hank@example.com' });
+    const channel = newChannelId();
+    const incident = await s.incidentInChannel(channel);
+    s.fake.outage();
+    try {
+      expect((await ackIn(channel, { user_id: 'U0HANK010', user_name: 'hank' })).text).toContain(
+        'You acknowledged',
+      );
+      const lead = await ackIn(channel, { user_id: 'U0HANK010', user_name: 'hank' }, 'lead');
+      expect(lead.text).toContain('could not look you up');
+    } finally {
+      s.fake.endOutage();
+    }
+    const [entry] = await statusEntries(incident.id);
+    expect(entry.actor).toEqual({ type: 'chat', name: 'hank' });
+    expect(s.runtime.logs.messages()).toContain('chat user lookup failed');
+  });
+
+  it('answers within 3 seconds when the chat API hangs', async () => {
+    s.fake.addUser({ id: 'U0IVY0011', name: 'ivy', realName: 'Ivy Slow', email: 'ivy@example.com' });
+    const channel = newChannelId();
+    await s.incidentInChannel(channel);
+    s.fake.setLatency(8000);
+    try {
+      const started = Date.now();
+      const body = await ackIn(channel, { user_id: 'U0IVY0011', user_name: 'ivy' });
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(body.text).toContain('You acknowledged');
+    } finally {
+      s.fake.setLatency(0);
+    }
+  });
+
+  it('falls back the same way when the token was revoked', async () => {
+    s.fake.addUser({ id: 'U0JOE0012', name: 'joe', realName: 'Joe Revoked', email: 'joe@example.com' });
+    const channel = newChannelId();
+    const incident = await s.incidentInChannel(channel);
+    s.fake.setTokenValid(false);
+    try {
+      await ackIn(channel, { user_id: 'U0JOE0012', user_name: 'joe' });
+    } finally {
+      s.fake.setTokenValid(true);
+    }
+    const [entry] = await statusEntries(incident.id);
+    expect(entry.actor).toEqual({ type: 'chat', name: 'joe' });
+    const line = s.runtime.logs.lines.find(
+      (l) => l.msg === 'chat user lookup failed' && l.chat_user_id === 'U0JOE0012',
+    );
+    expect(line).toMatchObject({ reason: 'users.info: invalid_auth' });
+    expect(JSON.stringify(s.runtime.logs.lines)).not.toContain(s.fake.botToken);
+  });
+});
