@@ -6,11 +6,12 @@ import { rssMegabytes, startEnvironment } from './lib/environment';
 import { printTable, writeJson } from './lib/report';
 import type { Benchmark, BenchResult } from './lib/types';
 import { apiBaseline } from './suites/api-baseline';
+import { chatLatency } from './suites/chat-latency';
 import { escalationSkew } from './suites/escalation';
 import { incidentList } from './suites/incident-list';
 import { intake } from './suites/intake';
 
-const benchmarks: Benchmark[] = [apiBaseline, intake, incidentList, escalationSkew];
+const benchmarks: Benchmark[] = [apiBaseline, intake, incidentList, escalationSkew, chatLatency];
 
 const env = await startEnvironment();
 const results: BenchResult[] = [];

@@ -12,12 +12,21 @@ export interface RunningEnvironment extends BenchEnvironment {
   stop(): Promise<void>;
 }
 
+export interface EnvironmentOptions {
+  /** More environment for the server, e.g. `CHAT_BOT_TOKEN` and `CHAT_API_URL` of a fake chat API. */
+  env?: Record<string, string>;
+}
+
+// One build per `pnpm bench`, however many environments its suites start.
+let built = false;
+
 /**
  * A private PostgreSQL and Redis (never the machine's shared ones) and the production bundle of
  * `pnpm start` on them, in its own process so that load generation does not share its CPU time.
  */
-export async function startEnvironment(): Promise<RunningEnvironment> {
-  execFileSync('pnpm', ['build'], { cwd: repoRoot, stdio: 'inherit' });
+export async function startEnvironment(options: EnvironmentOptions = {}): Promise<RunningEnvironment> {
+  if (!built) execFileSync('pnpm', ['build'], { cwd: repoRoot, stdio: 'inherit' });
+  built = true;
   const [pg, redis] = await Promise.all([
     PrivatePostgres.start({ postgresFlags: ['-c', 'max_connections=200'] }),
     PrivateRedis.start({ appendOnly: true }),
@@ -40,6 +49,7 @@ export async function startEnvironment(): Promise<RunningEnvironment> {
       BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
       // The benchmarks measure the service, not the rate limiter.
       RATE_LIMIT_REQUESTS_PER_MINUTE: '100000000',
+      ...options.env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -5,6 +5,7 @@ import { addChatRoutes } from './inbound/routes';
 
 export type { ChatDeps } from './deps';
 export { addChatRoutes } from './inbound/routes';
+export { type ChatWorkerOptions, type RunningChatWorker, startChatWorker } from './outbound/worker';
 
 /** The chat app alone: chat inbound and outbound (/api/v1/chat/*). */
 export function createApp(deps: ChatDeps): Hono<AppEnv> {

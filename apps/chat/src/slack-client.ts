@@ -1,5 +1,5 @@
 import type { Config } from '@firebreak/config';
-import { WebClient } from '@slack/web-api';
+import { LogLevel, WebClient } from '@slack/web-api';
 
 /**
  * The one place the chat Web API client is made (and the only user of @slack/web-api in the repo).
@@ -14,6 +14,9 @@ export function createChatClient(chat: Config['chat']): WebClient | undefined {
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
     timeout: 10_000,
+    // Failures are reported by our own log lines (`slack: … failed: <code>`); the client's console
+    // warnings would only repeat them outside the structured log.
+    logLevel: LogLevel.ERROR,
   });
 }
 

@@ -1,6 +1,7 @@
 // `pnpm start`: the embedded default (CONTRACT.md §1). One process, one port (default 8080), every
 // app's routes and the worker; an embedded PostgreSQL without DATABASE_URL; Redis as found.
 import { resolve } from 'node:path';
+import { startChatWorker } from '@firebreak/chat';
 import { loadConfigOrExit } from '@firebreak/config';
 import { createLogger } from '@firebreak/logger';
 import { createRuntime, prepareDatabase, Shutdown, startServer } from '@firebreak/runtime';
@@ -37,6 +38,12 @@ try {
 
   const worker = await startWorker(runtime.ctx, { redis: runtime.redisConfig, ai: runtime.config.ai });
   shutdown.add('worker', () => worker.stop());
+  const chatWorker = startChatWorker(runtime.ctx, {
+    redis: runtime.redisConfig,
+    chat: config.chat,
+    publicUrl: config.publicUrl ?? `http://localhost:${config.port ?? 8080}`,
+  });
+  shutdown.add('chat worker', () => chatWorker.stop());
 
   const app = createServerApp({ ctx: runtime.ctx, ready: runtime.ready, config });
   const server = await startServer(app, config.port ?? 8080, logger);

@@ -2,6 +2,7 @@ export * as ai from './ai';
 export * as alertBatches from './alert-batches';
 export * as alerts from './alerts';
 export * as apiKeys from './api-keys';
+export * as chat from './chat';
 export * as chatEvents from './chat-events';
 export * from './client';
 export { isDatabaseUnavailable } from './errors';

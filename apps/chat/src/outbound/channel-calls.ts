@@ -1,0 +1,68 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { chat } from '@firebreak/db';
+import type { ChatUpdateArguments, WebClient } from '@slack/web-api';
+import { ChatCallError, type ChatOperation, isRefusal } from './errors';
+import type { ChatMessage } from './format';
+import type { ChatJob } from './job';
+
+/** Block Kit blocks as the Web API types them; ours are built as plain objects (card.ts). */
+export type Blocks = NonNullable<Extract<ChatUpdateArguments, { blocks: unknown }>['blocks']>;
+
+/** Slack "generally allows posting one message per second per channel" (slack-contract.md §6). */
+const POST_INTERVAL_MS = 1000;
+
+/**
+ * A call in the incident's channel; `not_in_channel` (someone removed the bot) makes the bot join the
+ * channel again and repeat the call once. If it cannot join, the original refusal stands, with the
+ * join's error beside it.
+ */
+export async function withRejoin<T>(
+  jc: ChatJob,
+  channelId: string,
+  operation: ChatOperation,
+  request: (client: WebClient) => Promise<T>,
+): Promise<T> {
+  try {
+    return await jc.call(operation, request);
+  } catch (error) {
+    if (!isRefusal(error, 'not_in_channel')) throw error;
+    try {
+      await jc.call(operation, (client) => client.conversations.join({ channel: channelId }));
+    } catch (joinError) {
+      if (!isRefusal(joinError)) throw joinError;
+      error.detail = { join_error: joinError.code };
+      throw error;
+    }
+    jc.ctx.logger.info(
+      { incident_id: jc.incidentId, channel_id: channelId },
+      'chat: rejoined incident channel',
+    );
+    return jc.call(operation, request);
+  }
+}
+
+/**
+ * Posts in the incident's channel at most once a second: waits until a second after the channel's
+ * last recorded post. Jobs of one incident run one at a time (the chat lock), so this is exact for
+ * the incident's own channel. Returns the message's `ts`.
+ */
+export async function postInChannel(
+  jc: ChatJob,
+  channelId: string,
+  operation: ChatOperation,
+  message: ChatMessage,
+): Promise<string> {
+  const last = await chat.lastChatPostAt(jc.sql, channelId);
+  const wait = last ? last.getTime() + POST_INTERVAL_MS - jc.ctx.now().getTime() : 0;
+  if (wait > 0) await sleep(Math.min(wait, POST_INTERVAL_MS));
+  const result = await withRejoin(jc, channelId, operation, (client) =>
+    client.chat.postMessage({
+      channel: channelId,
+      text: message.text,
+      ...(message.blocks ? { blocks: message.blocks as Blocks } : {}),
+      unfurl_links: false,
+    }),
+  );
+  if (!result.ts) throw new ChatCallError(operation, { kind: 'transient', code: 'no_ts_in_answer' });
+  return result.ts;
+}

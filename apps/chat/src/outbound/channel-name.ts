@@ -1,0 +1,55 @@
+/**
+ * Incident channel names (CONTRACT.md §7): `inc-<number>-<slug>`, lowercase `[a-z0-9-]`, at most 80
+ * characters, the same rules Slack applies ("lowercase letters, numbers, hyphens, and underscores, and
+ * must be 80 characters or less"). Long titles shorten the slug, never the `inc-<number>` prefix, so the
+ * channel stays findable by number.
+ */
+export const CHANNEL_NAME_MAX_LENGTH = 80;
+
+/** Lowercase ASCII letters, digits and single dashes: accents dropped (é → e), anything else a dash. */
+export function slugify(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+/** `prefix + slug + suffix` within the limit, shortening the slug and trimming the dash it may end on. */
+function fit(prefix: string, slug: string, suffix: string): string {
+  const room = Math.max(0, CHANNEL_NAME_MAX_LENGTH - prefix.length - suffix.length);
+  const cut = slug.slice(0, room).replace(/-+$/, '');
+  return cut ? `${prefix}${cut}${suffix}` : `${prefix.replace(/-+$/, '')}${suffix}`;
+}
+
+const suffixOf = (attempt: number) => (attempt > 1 ? `-${attempt}` : '');
+
+/** The `attempt`-th name to try: `name_taken` makes the next attempt add `-2`, `-3`… */
+export function incidentChannelName(number: number, title: string, attempt = 1): string {
+  return fit(`inc-${number}-`, slugify(title), suffixOf(attempt));
+}
+
+/** What the contract asks the channel to be renamed to on resolution; no Slack channel can have it. */
+export function resolvedLiteral(channelName: string): string {
+  return `[RESOLVED] #${channelName}`;
+}
+
+/**
+ * The closest valid name to the literal (slack-contract.md §10): `resolved-inc-<number>-<slug>`, the
+ * slug shortened so that the whole stays within 80 characters.
+ */
+export function resolvedChannelName(channelName: string, attempt = 1): string {
+  const match = /^(inc-\d+-?)(.*)$/.exec(channelName);
+  const [prefix, rest] = match ? [`resolved-${match[1]}`, match[2] ?? ''] : ['resolved-', channelName];
+  return fit(prefix, rest, suffixOf(attempt));
+}
+
+/** Topics are plain text of at most 250 characters. */
+export const TOPIC_MAX_LENGTH = 250;
+
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return max > 1 ? `${text.slice(0, max - 1)}…` : '';
+}

@@ -1,0 +1,93 @@
+import { ErrorCode } from '@slack/web-api';
+import { chatErrorCode, retryAfterSeconds } from '../slack-client';
+
+/** What a job was doing when a chat call failed: the `operation` of its `chat_failed` entry. */
+export type ChatOperation =
+  | 'create_channel'
+  | 'setup_channel'
+  | 'post_card'
+  | 'post_message'
+  | 'update_card'
+  | 'update_topic'
+  | 'rename_channel'
+  | 'direct_message';
+
+/** Setting a channel up counts as creating it; everything after as posting (spec §7 log lines). */
+const CREATION: ReadonlySet<ChatOperation> = new Set(['create_channel', 'setup_channel']);
+
+/** The exact log line of the spec (§7), e.g. `slack: post message failed: not_in_channel`. */
+export function failureLine(operation: ChatOperation, code: string): string {
+  return CREATION.has(operation)
+    ? `slack: channel creation failed: ${code}`
+    : `slack: post message failed: ${code}`;
+}
+
+/**
+ * - `rate_limited`: try again at `retryAfterS` (does not count as a failed try).
+ * - `transient`: the chat service is down or unreachable; BullMQ backs off and tries again.
+ * - `refused`: the chat service answered `ok: false`; trying again gives the same answer.
+ */
+export type ChatProblem =
+  | { kind: 'rate_limited'; code: string; retryAfterS: number }
+  | { kind: 'transient'; code: string }
+  | { kind: 'refused'; code: string };
+
+// `rate_limited` and `message_limit_exceeded` come as `ok: false` bodies (chat.postMessage's own
+// limits); Grafana OnCall treats them as rate limits too (slack-contract.md §6).
+const RATE_LIMIT_CODES = new Set(['ratelimited', 'rate_limited', 'message_limit_exceeded']);
+const TRANSIENT_CODES = new Set(['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout']);
+const DEFAULT_RETRY_AFTER_S = 5;
+
+/** Undefined for errors that are not the chat service's (a bug of ours: BullMQ retries those). */
+export function classifyChatError(error: unknown): ChatProblem | undefined {
+  const retryAfter = retryAfterSeconds(error);
+  if (retryAfter !== undefined) return { kind: 'rate_limited', code: 'ratelimited', retryAfterS: retryAfter };
+  const code = chatErrorCode(error);
+  if (code !== undefined) {
+    if (RATE_LIMIT_CODES.has(code)) return { kind: 'rate_limited', code, retryAfterS: DEFAULT_RETRY_AFTER_S };
+    return { kind: TRANSIENT_CODES.has(code) ? 'transient' : 'refused', code };
+  }
+  const { code: kind, statusCode } = error as { code?: unknown; statusCode?: unknown };
+  if (kind === ErrorCode.HTTPError) return { kind: 'transient', code: `http_${String(statusCode)}` };
+  if (kind === ErrorCode.RequestError) return { kind: 'transient', code: 'network_error' };
+  return undefined;
+}
+
+/** A chat call that failed, with what we were doing. */
+export class ChatCallError extends Error {
+  /** More to log beside the code (e.g. why rejoining a channel failed). */
+  detail: Record<string, unknown> = {};
+
+  constructor(
+    readonly operation: ChatOperation,
+    readonly problem: ChatProblem,
+    options?: ErrorOptions,
+  ) {
+    super(`${operation}: ${problem.code}`, options);
+    this.name = 'ChatCallError';
+  }
+
+  get code(): string {
+    return this.problem.code;
+  }
+}
+
+/** A refusal (optionally: with one of these codes). */
+export function isRefusal(error: unknown, ...codes: string[]): error is ChatCallError {
+  return (
+    error instanceof ChatCallError &&
+    error.problem.kind === 'refused' &&
+    (codes.length === 0 || codes.includes(error.problem.code))
+  );
+}
+
+/**
+ * The incident's channel is not there yet (creation is still being retried): a retryable failure, so
+ * the job tries again after BullMQ's backoff.
+ */
+export class ChannelPendingError extends Error {
+  constructor(incidentId: string) {
+    super(`incident ${incidentId}: chat channel not opened yet`);
+    this.name = 'ChannelPendingError';
+  }
+}

@@ -1,0 +1,79 @@
+import type { Queryable } from '@firebreak/db';
+import { DelayedError, type Job } from '@firebreak/queue';
+import type { ServiceContext } from '@firebreak/services';
+import type { WebClient } from '@slack/web-api';
+import { ChatCallError, type ChatOperation, classifyChatError } from './errors';
+import { logRetry, reportRefusal } from './failures';
+import { withIncidentChatLock } from './lock';
+
+export interface OutboundDeps {
+  ctx: ServiceContext;
+  client: WebClient;
+  /** `PUBLIC_URL` without a trailing slash: links in messages point there. */
+  publicUrl: string;
+}
+
+/** One chat job at work: it holds its incident's chat lock, and `sql` is the lock's connection. */
+export interface ChatJob extends OutboundDeps {
+  sql: Queryable;
+  job: Job;
+  incidentId: string;
+  /** Calls the chat service; a failure the chat service caused becomes a `ChatCallError`. */
+  call<T>(operation: ChatOperation, request: (client: WebClient) => Promise<T>): Promise<T>;
+}
+
+// Another job of the same incident is working: come back shortly (it does not count as a try).
+const LOCK_BUSY_DELAY_MS = 150;
+
+const isLastTry = (job: Job) => job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+
+/**
+ * Runs one chat job under its incident's lock and turns chat failures into what the job does next:
+ * rate limited → re-scheduled for `Retry-After` (not a failed try); unreachable → thrown for BullMQ's
+ * backoff, until the last try, which counts as a refusal; refused → the spec's log line and one
+ * `chat_failed` entry, and the job ends (retrying cannot help). Other errors are thrown as they are.
+ */
+export async function runChatJob(
+  deps: OutboundDeps,
+  job: Job,
+  incidentId: string,
+  work: (jc: ChatJob) => Promise<void>,
+): Promise<void> {
+  const locked = await withIncidentChatLock(deps.ctx.sql, incidentId, async (sql) => {
+    const jc: ChatJob = {
+      ...deps,
+      sql,
+      job,
+      incidentId,
+      call: async (operation, request) => {
+        try {
+          return await request(deps.client);
+        } catch (error) {
+          const problem = classifyChatError(error);
+          throw problem ? new ChatCallError(operation, problem, { cause: error }) : error;
+        }
+      },
+    };
+    try {
+      await work(jc);
+    } catch (error) {
+      if (!(error instanceof ChatCallError)) throw error;
+      const { problem } = error;
+      if (problem.kind === 'rate_limited') {
+        logRetry(jc, error, problem.retryAfterS * 1000);
+        return { delayMs: problem.retryAfterS * 1000 };
+      }
+      if (problem.kind === 'transient' && !isLastTry(job)) {
+        logRetry(jc, error, undefined);
+        throw error;
+      }
+      await reportRefusal(jc, error);
+    }
+    return undefined;
+  });
+  const delayMs = locked ? locked.value?.delayMs : LOCK_BUSY_DELAY_MS + Math.random() * LOCK_BUSY_DELAY_MS;
+  if (delayMs !== undefined) {
+    await job.moveToDelayed(Date.now() + delayMs, job.token);
+    throw new DelayedError();
+  }
+}

@@ -1,0 +1,37 @@
+import type { Sql } from '@firebreak/db';
+
+type Reserved = Awaited<ReturnType<Sql['reserve']>>;
+
+/**
+ * Runs `work` holding the incident's chat lock, on one connection reserved for it, or returns
+ * undefined at once when another job of the same incident holds the lock (the caller re-schedules).
+ *
+ * Why a session lock on a reserved connection rather than a lock inside one transaction: each post is
+ * recorded the moment the chat service accepted it. In a transaction those records would vanish with
+ * a later failure of the same job (a 5xx on the third of five posts), and the retry would post the
+ * first two again. Why "try" rather than wait: a waiting job would hold a pooled connection for as
+ * long as the holder talks to the chat service, and a backlog of one incident's jobs could drain the
+ * pool. The lock dies with its connection, so a crashed worker cannot leave it held.
+ */
+export async function withIncidentChatLock<T>(
+  sql: Sql,
+  incidentId: string,
+  work: (connection: Reserved) => Promise<T>,
+): Promise<{ value: T } | undefined> {
+  const connection = await sql.reserve();
+  const key = `chat:${incidentId}`;
+  try {
+    const [row] = await connection<{ locked: boolean }[]>`
+      select pg_try_advisory_lock(hashtext(${key})) as locked`;
+    if (!row?.locked) return undefined;
+    try {
+      return { value: await work(connection) };
+    } finally {
+      // A connection back in the pool must not keep the lock; if even this fails the connection is
+      // broken, and PostgreSQL drops the lock with it.
+      await connection`select pg_advisory_unlock(hashtext(${key}))`.catch(() => undefined);
+    }
+  } finally {
+    connection.release();
+  }
+}

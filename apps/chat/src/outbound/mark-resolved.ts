@@ -1,0 +1,72 @@
+import { chat } from '@firebreak/db';
+import { resolvedTopic } from './card';
+import { withRejoin } from './channel-calls';
+import { resolvedChannelName, resolvedLiteral } from './channel-name';
+import { isRefusal } from './errors';
+import { reportRefusal } from './failures';
+import { flushChannel } from './flush';
+import type { ChatJob } from './job';
+
+const MAX_NAME_ATTEMPTS = 20;
+
+/**
+ * `chat.mark_resolved` (CONTRACT.md §7, spec §3.2): after the resolution was posted (posted here first
+ * if its own job has not run yet), rename the channel. First the literal `[RESOLVED] #inc-…` the spec
+ * asks for; a chat service that refuses its characters (Slack always does: `invalid_name_specials`)
+ * gets `resolved-inc-<number>-<slug>` and a topic that starts with the literal. Renaming twice is
+ * avoided by comparing with the name the channel was created with.
+ */
+export async function markResolved(jc: ChatJob): Promise<void> {
+  const flushed = await flushChannel(jc, null);
+  const incident = flushed ?? (await chat.findChatIncident(jc.sql, jc.incidentId));
+  const channelId = incident?.chat_channel_id;
+  if (!incident || !channelId || incident.status !== 'resolved') return;
+  const original = (await chat.originalChannelName(jc.sql, incident.id)) ?? incident.chat_channel_name ?? '';
+  const literal = resolvedLiteral(original);
+  if (incident.chat_channel_name === literal) return;
+  if (incident.chat_channel_name === original) {
+    const renamed = await rename(jc, channelId, original);
+    if (renamed) await chat.setChatChannelName(jc.sql, incident.id, renamed);
+    if (renamed === literal) return;
+  }
+  const topic = resolvedTopic(literal, incident);
+  if (incident.chat_topic === topic) return;
+  await withRejoin(jc, channelId, 'update_topic', (client) =>
+    client.conversations.setTopic({ channel: channelId, topic }),
+  );
+  await chat.setChatTopic(jc.sql, incident.id, topic);
+}
+
+/**
+ * The literal, else the closest valid name (with `-2`, `-3`… when taken). Undefined when the chat
+ * service does not let the bot rename (`not_authorized`, `restricted_action`): reported, and the topic
+ * still says the incident is resolved.
+ */
+async function rename(jc: ChatJob, channelId: string, original: string): Promise<string | undefined> {
+  const names = [resolvedLiteral(original)];
+  for (let n = 1; n <= MAX_NAME_ATTEMPTS; n++) names.push(resolvedChannelName(original, n));
+  for (const [index, name] of names.entries()) {
+    try {
+      await withRejoin(jc, channelId, 'rename_channel', (client) =>
+        client.conversations.rename({ channel: channelId, name }),
+      );
+      return name;
+    } catch (error) {
+      if (isRefusal(error, 'not_authorized', 'restricted_action')) {
+        await reportRefusal(jc, error);
+        return undefined;
+      }
+      const tryNext =
+        isRefusal(error) &&
+        (error.code === 'name_taken' || (index === 0 && error.code.startsWith('invalid_name')));
+      if (!tryNext || index === names.length - 1) throw error;
+      if (index === 0) {
+        jc.ctx.logger.info(
+          { incident_id: jc.incidentId, code: error.code },
+          'chat: the literal [RESOLVED] name was refused; renaming to the closest valid name',
+        );
+      }
+    }
+  }
+  return undefined;
+}

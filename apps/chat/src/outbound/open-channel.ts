@@ -1,0 +1,106 @@
+import { chat, timeline } from '@firebreak/db';
+import { cardDigest, channelPurpose, channelTopic, renderCard } from './card';
+import { postInChannel, withRejoin } from './channel-calls';
+import { incidentChannelName } from './channel-name';
+import { ChatCallError, isRefusal } from './errors';
+import { reportRefusal } from './failures';
+import { flushChannel } from './flush';
+import type { ChatJob } from './job';
+
+// `name_taken` → `-2`, `-3`…; past this many, something other than bad luck is going on.
+const MAX_NAME_ATTEMPTS = 20;
+
+/**
+ * `chat.open_channel`: create `inc-<number>-<slug>`, set its topic and purpose, post the card, then
+ * whatever the incident wrote meanwhile. Each step is skipped when already done, so a retried (or
+ * duplicate) job continues where the last one stopped, and never makes a second channel: the channel
+ * is looked for before creating and stored with a conditional update.
+ */
+export async function openChannel(jc: ChatJob): Promise<void> {
+  const incident = await chat.findChatIncident(jc.sql, jc.incidentId);
+  if (!incident) return;
+  let channelId = incident.chat_channel_id;
+  if (!channelId) {
+    const channel = await createChannel(jc, incident);
+    if (!(await chat.claimChatChannel(jc.sql, incident.id, channel))) {
+      // Cannot happen while jobs of one incident hold its lock; if it does, say which channel is spare.
+      jc.ctx.logger.warn(
+        { incident_id: incident.id, channel_id: channel.id },
+        'chat: incident already has a channel',
+      );
+      return;
+    }
+    await timeline.insertTimelineEntry(jc.sql, {
+      incidentId: incident.id,
+      type: 'chat_channel_created',
+      actor: { type: 'system', name: 'chat' },
+      data: { channel_id: channel.id, channel_name: channel.name },
+      at: jc.ctx.now(),
+    });
+    jc.ctx.logger.info(
+      { incident_id: incident.id, channel_id: channel.id, channel_name: channel.name },
+      'chat channel created',
+    );
+    channelId = channel.id;
+    Object.assign(incident, { chat_channel_id: channel.id, chat_channel_name: channel.name });
+  }
+  if (incident.chat_topic === null) await setUpChannel(jc, incident, channelId);
+  if (!incident.chat_card_ts && !(await postCard(jc, incident, channelId))) return;
+  await flushChannel(jc, null);
+}
+
+async function createChannel(
+  jc: ChatJob,
+  incident: chat.ChatIncident,
+): Promise<{ id: string; name: string }> {
+  for (let attempt = 1; attempt <= MAX_NAME_ATTEMPTS; attempt++) {
+    const name = incidentChannelName(incident.number, incident.title, attempt);
+    try {
+      const result = await jc.call('create_channel', (client) => client.conversations.create({ name }));
+      const id = result.channel?.id;
+      if (!id) throw new ChatCallError('create_channel', { kind: 'transient', code: 'no_channel_in_answer' });
+      return { id, name: result.channel?.name ?? name };
+    } catch (error) {
+      if (!isRefusal(error, 'name_taken')) throw error;
+    }
+  }
+  throw new ChatCallError('create_channel', { kind: 'refused', code: 'name_taken' });
+}
+
+/** Topic (title, severity, lead) and purpose. A refusal is reported; the card still gets posted. */
+async function setUpChannel(jc: ChatJob, incident: chat.ChatIncident, channelId: string): Promise<void> {
+  const topic = channelTopic(incident);
+  const purpose = channelPurpose(incident, jc.publicUrl);
+  try {
+    await withRejoin(jc, channelId, 'setup_channel', (client) =>
+      client.conversations.setTopic({ channel: channelId, topic }),
+    );
+    await withRejoin(jc, channelId, 'setup_channel', (client) =>
+      client.conversations.setPurpose({ channel: channelId, purpose }),
+    );
+  } catch (error) {
+    if (!isRefusal(error)) throw error;
+    await reportRefusal(jc, error);
+  }
+  await chat.setChatTopic(jc.sql, incident.id, topic);
+}
+
+/** The card; it stands for the entries written at creation. False when the channel refused it. */
+async function postCard(jc: ChatJob, incident: chat.ChatIncident, channelId: string): Promise<boolean> {
+  const card = renderCard(incident, jc.publicUrl);
+  try {
+    const ts = await postInChannel(jc, channelId, 'post_card', card);
+    await chat.setChatCard(jc.sql, incident.id, { ts, digest: cardDigest(card) });
+    await chat.recordCardPost(jc.sql, incident, {
+      incidentId: incident.id,
+      channelId,
+      messageTs: ts,
+      at: jc.ctx.now(),
+    });
+    return true;
+  } catch (error) {
+    if (!isRefusal(error)) throw error;
+    await reportRefusal(jc, error);
+    return false;
+  }
+}

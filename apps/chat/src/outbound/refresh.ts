@@ -1,0 +1,52 @@
+import { chat } from '@firebreak/db';
+import { cardDigest, channelTopic, renderCard } from './card';
+import { type Blocks, withRejoin } from './channel-calls';
+import { isRefusal } from './errors';
+import { reportRefusal } from './failures';
+import type { ChatJob } from './job';
+
+/**
+ * Brings the card (edited in place) and the topic up to date with the incident, if what they would
+ * show changed since they were last sent. Runs after the posts, so the channel reads "acknowledged by
+ * Bob" just as the card turns to Acknowledged. A refusal is reported and not tried again until the
+ * incident changes once more.
+ */
+export async function refreshChannel(jc: ChatJob, incident: chat.ChatIncident): Promise<void> {
+  const channelId = incident.chat_channel_id;
+  if (!channelId) return;
+  await refreshCard(jc, incident, channelId);
+  await refreshTopic(jc, incident, channelId);
+}
+
+async function refreshCard(jc: ChatJob, incident: chat.ChatIncident, channelId: string): Promise<void> {
+  const ts = incident.chat_card_ts;
+  if (!ts) return;
+  const card = renderCard(incident, jc.publicUrl);
+  const digest = cardDigest(card);
+  if (digest === incident.chat_card_digest) return;
+  try {
+    await withRejoin(jc, channelId, 'update_card', (client) =>
+      client.chat.update({ channel: channelId, ts, text: card.text, blocks: card.blocks as Blocks }),
+    );
+  } catch (error) {
+    if (!isRefusal(error)) throw error;
+    await reportRefusal(jc, error);
+  }
+  await chat.setChatCard(jc.sql, incident.id, { digest });
+}
+
+async function refreshTopic(jc: ChatJob, incident: chat.ChatIncident, channelId: string): Promise<void> {
+  // Null: the channel is not set up yet (opening sets it). Resolved: the resolved topic is the rename's.
+  if (incident.chat_topic === null || incident.status === 'resolved') return;
+  const topic = channelTopic(incident);
+  if (topic === incident.chat_topic) return;
+  try {
+    await withRejoin(jc, channelId, 'update_topic', (client) =>
+      client.conversations.setTopic({ channel: channelId, topic }),
+    );
+  } catch (error) {
+    if (!isRefusal(error)) throw error;
+    await reportRefusal(jc, error);
+  }
+  await chat.setChatTopic(jc.sql, incident.id, topic);
+}

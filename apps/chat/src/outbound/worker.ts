@@ -1,0 +1,96 @@
+import type { Config } from '@firebreak/config';
+import {
+  createJobWorker,
+  createRedis,
+  type Job,
+  PermanentJobError,
+  type RedisConfig,
+} from '@firebreak/queue';
+import type { ServiceContext } from '@firebreak/services';
+import { createChatClient } from '../slack-client';
+import { ChannelPendingError } from './errors';
+import { sendEscalationNotice } from './escalation-notice';
+import { postTimelineEntry } from './flush';
+import { type ChatJob, type OutboundDeps, runChatJob } from './job';
+import { markResolved } from './mark-resolved';
+import { openChannel } from './open-channel';
+
+export interface ChatWorkerOptions {
+  redis: RedisConfig;
+  chat: Config['chat'];
+  /** Links in chat messages point here (`PUBLIC_URL`). */
+  publicUrl: string;
+  /** Jobs worked at once; each holds one database connection while it talks to the chat service. */
+  concurrency?: number;
+}
+
+export interface RunningChatWorker {
+  stop(): Promise<void>;
+}
+
+/**
+ * The consumer of the `chat` queue: opens incident channels, posts the timeline, renames resolved
+ * channels, pages people (CONTRACT.md §7, §9). Without a bot token chat is off: jobs complete at once
+ * and do nothing, so the queue does not grow while chat is not configured.
+ */
+export function startChatWorker(ctx: ServiceContext, options: ChatWorkerOptions): RunningChatWorker {
+  const client = createChatClient(options.chat);
+  const deps: OutboundDeps | undefined = client
+    ? { ctx, client, publicUrl: options.publicUrl.replace(/\/+$/, '') }
+    : undefined;
+  const run = async (job: Job, incidentId: string, work: (jc: ChatJob) => Promise<void>) => {
+    if (!deps) {
+      ctx.logger.debug({ job_id: job.id, job: job.name }, 'chat is off (no CHAT_BOT_TOKEN): job skipped');
+      return;
+    }
+    await runChatJob(deps, job, incidentId, work);
+  };
+  const blocking = createRedis(options.redis, 'blocking', ctx.logger);
+  const worker = createJobWorker(
+    'chat',
+    {
+      'chat.open_channel': (p, job) => run(job, p.incident_id, openChannel),
+      'chat.post_timeline_entry': (p, job) =>
+        run(job, p.incident_id, (jc) => postTimelineEntry(jc, p.entry_id)),
+      'chat.mark_resolved': (p, job) => run(job, p.incident_id, markResolved),
+      'chat.escalation_notice': (p, job) =>
+        run(job, p.incident_id, (jc) => sendEscalationNotice(jc, p.entry_id)),
+    },
+    {
+      connection: blocking,
+      prefix: ctx.redisPrefix,
+      concurrency: options.concurrency ?? 8,
+      onFailed: (job, error) => logFailure(ctx, job, error),
+    },
+  );
+  return {
+    stop: async () => {
+      await worker.close();
+      blocking.disconnect();
+    },
+  };
+}
+
+/** Retries are expected (an outage, a channel still opening): only a job that gives up is an error. */
+function logFailure(ctx: ServiceContext, job: Job | undefined, error: Error): void {
+  const final =
+    !job ||
+    job.attemptsMade >= (job.opts.attempts ?? 1) ||
+    error instanceof PermanentJobError ||
+    error.name === 'UnrecoverableError';
+  const fields = {
+    job_id: job?.id,
+    job: job?.name,
+    attempt: job?.attemptsMade,
+    err: { message: error.message },
+  };
+  if (!final) {
+    ctx.logger.debug(fields, 'chat job will be retried');
+    return;
+  }
+  ctx.metrics.jobFailures.inc({ queue: 'chat' });
+  ctx.logger.error(
+    fields,
+    error instanceof ChannelPendingError ? 'chat job gave up: no channel' : 'chat job failed',
+  );
+}
