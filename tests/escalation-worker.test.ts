@@ -55,6 +55,25 @@ describe('escalation worker', () => {
     expect(metrics).toMatch(/firebreak_queue_jobs\{queue="chat",state="waiting"\} [3-9]/);
   });
 
+  it('sets aside an outbox row no worker could run, and relays the rows behind it', async () => {
+    runtime = await createTestRuntime();
+    worker = await startWorker(runtime.ctx, {
+      redis: runtime.redisConfig,
+      ai: runtime.config.ai,
+      intervalMs: 5000,
+    });
+    await worker.tick();
+    await runtime.sql`insert into outbox (job_name, payload) values ('chat.open_channel', ${runtime.sql.json({ incident_id: 'not-a-uuid' })})`;
+    const incident = await createIncident(runtime.ctx, actor, { title: 'Behind a bad row', severity: 'low' });
+    await worker.tick();
+    expect(await pendingOutbox(runtime)).toBe(0);
+    const [bad] = await runtime.sql<{ last_error: string | null }[]>`
+      select last_error from outbox where payload->>'incident_id' = 'not-a-uuid'`;
+    expect(bad!.last_error).toMatch(/uuid/i);
+    expect(runtime.logs.messages()).toContain('outbox row cannot be relayed');
+    void incident;
+  });
+
   it('keeps the API working while Redis is down and delivers everything after it returns, unprompted', async () => {
     redis = await PrivateRedis.start({ appendOnly: true });
     runtime = await createTestRuntime({ redisUrl: redis.url });

@@ -200,6 +200,33 @@ describe('routing alerts', () => {
     await rules.remove(rule.id);
   });
 
+  it('opens one incident for a new group however many of its alerts arrive at once', async () => {
+    const rule = (
+      await rules.create({
+        name: 'group storm',
+        priority: 2,
+        match_criteria: { labels: { team: 'storm' } },
+        actions: { create_incident: true, group_by: ['team'] },
+      })
+    ).body;
+    const results = await Promise.all(Array.from({ length: 10 }, () => fire({ labels: { team: 'storm' } })));
+    expect(results.reduce((sum, r) => sum + r.incidents_created, 0)).toBe(1);
+    const incidentIds = new Set(results.map((r) => r.alerts[0].incident_id));
+    expect(incidentIds.size).toBe(1);
+
+    // Resolving its alerts in separate, simultaneous requests still flags the incident.
+    await Promise.all(
+      results.map((r) =>
+        s.webhook('/api/v1/webhooks/generic', {
+          alerts: [{ title: 'x', external_id: r.alerts[0].external_id, status: 'resolved' }],
+        }),
+      ),
+    );
+    const [incidentId] = [...incidentIds];
+    expect((await s.get(`/api/v1/incidents/${incidentId}`)).all_alerts_resolved).toBe(true);
+    await rules.remove(rule.id);
+  });
+
   it('clears the all-resolved flag when a new alert joins the group', async () => {
     const rule = (
       await rules.create({

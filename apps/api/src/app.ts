@@ -31,6 +31,7 @@ export function addApiRoutes(app: Hono<AppEnv>, deps: ApiDeps): void {
   app.use(
     '/api/v1/*',
     createRateLimit({
+      ctx: deps.ctx,
       redis: deps.ctx.redis,
       keyPrefix: deps.ctx.redisPrefix,
       requestsPerMinute: deps.config.rateLimitPerMinute,

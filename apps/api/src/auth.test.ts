@@ -204,6 +204,16 @@ describe('API keys', () => {
     expect(again.status).toBe(404);
   });
 
+  it('stop working when the person who made them is deactivated', async () => {
+    const departing = await createTestUser(runtime, 'admin');
+    const key = await bodyOf(
+      await app.request('/api/v1/api-keys', json({ name: 'leaver', role: 'admin' }, bearer(departing.token))),
+    );
+    expect((await app.request('/api/v1/auth/me', { headers: bearer(key.token) })).status).toBe(200);
+    await runtime.sql`update users set active = false where id = ${departing.id}`;
+    expect((await app.request('/api/v1/auth/me', { headers: bearer(key.token) })).status).toBe(401);
+  });
+
   it('carry the role they were given: a viewer key cannot manage keys', async () => {
     const create = await app.request(
       '/api/v1/api-keys',

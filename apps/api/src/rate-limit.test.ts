@@ -49,6 +49,20 @@ describe('API rate limit', () => {
     for (const path of ['/health', '/ready', '/metrics']) expect((await api('GET', path)).status).toBe(200);
   });
 
+  it('does not give made-up tokens fresh budgets, and limits login by address', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      statuses.push((await api('GET', '/api/v1/incidents', { token: `fbk_made-up-${i}` })).status);
+    }
+    // Each made-up token is refused (401) but all of them draw on the one address budget.
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+    const login = await api('POST', '/api/v1/auth/login', {
+      token: user.token, // a valid token does not lift the address budget for proving credentials
+      body: { email: 'nobody@example.test', password: 'guess' },
+    });
+    expect(login.status).toBe(429);
+  });
+
   it('keeps limiting in this process while Redis is down', async () => {
     await redis.kill();
     await waitFor(() => runtime.redis.status !== 'ready', { what: 'redis to drop' });

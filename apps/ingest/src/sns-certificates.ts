@@ -26,8 +26,10 @@ export class SnsCertificateCache {
 
 async function download(url: string): Promise<string> {
   let res: Response;
+  let text: string;
   try {
     res = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'error' });
+    text = await res.text();
   } catch (error) {
     // SNS retries 5xx: a certificate host that is briefly unreachable must not lose the message.
     throw new AppError(
@@ -38,7 +40,6 @@ async function download(url: string): Promise<string> {
       },
     );
   }
-  const text = await res.text();
   if (!res.ok || !text.includes('-----BEGIN CERTIFICATE-----')) {
     throw new AppError('service_unavailable', `The SNS signing certificate URL answered ${res.status}.`, {
       retry_after_seconds: 20,

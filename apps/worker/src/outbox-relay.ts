@@ -1,4 +1,4 @@
-import { isJobName, type JobQueues, type PendingJob } from '@firebreak/queue';
+import { isJobName, type JobName, type JobQueues, jobCatalog, type PendingJob } from '@firebreak/queue';
 import type { ServiceContext } from '@firebreak/services';
 
 // Any constant; only one relay works at a time, so the queue receives rows in outbox order.
@@ -9,7 +9,8 @@ interface OutboxRow {
   id: string;
   job_name: string;
   payload: Record<string, unknown>;
-  available_at: Date;
+  /** How long until the row is due, by the database's clock (which also wrote `available_at`). */
+  delay_ms: number;
 }
 
 /**
@@ -26,26 +27,31 @@ export async function relayOutboxOnce(ctx: ServiceContext, queues: JobQueues): P
     >`select pg_try_advisory_xact_lock(${RELAY_LOCK_KEY}) as locked`;
     if (!lock?.locked) return 0;
     const rows = await tx<OutboxRow[]>`
-      select id, job_name, payload, available_at from outbox where sent_at is null order by id limit ${BATCH}`;
+      select id, job_name, payload,
+             greatest(0, extract(epoch from (available_at - now())) * 1000)::int as delay_ms
+      from outbox where sent_at is null order by id limit ${BATCH}`;
     if (rows.length === 0) return 0;
-    const now = ctx.now().getTime();
     const jobs: PendingJob[] = [];
     const poisoned: Array<{ id: string; error: string }> = [];
     for (const row of rows) {
-      if (!isJobName(row.job_name)) {
-        poisoned.push({ id: row.id, error: `unknown job ${row.job_name}` });
+      // A row no worker could run (unknown job, invalid payload) must not hold up the rows behind it.
+      const problem = !isJobName(row.job_name)
+        ? `unknown job ${row.job_name}`
+        : jobCatalog[row.job_name].payload.safeParse(row.payload).error?.message;
+      if (problem) {
+        poisoned.push({ id: row.id, error: problem });
         continue;
       }
       jobs.push({
-        name: row.job_name,
+        name: row.job_name as JobName,
         payload: row.payload,
-        options: { jobId: `outbox-${row.id}`, delayMs: row.available_at.getTime() - now },
+        options: { jobId: `outbox-${row.id}`, delayMs: row.delay_ms },
       });
     }
     await queues.enqueueMany(jobs);
     await tx`update outbox set sent_at = now(), attempts = attempts + 1 where id = any(${rows.map((r) => r.id)})`;
     for (const bad of poisoned) {
-      // A row no worker understands would block nothing (it is marked sent) but must not go unnoticed.
+      // Marked sent so it blocks nothing, but it must not go unnoticed.
       await tx`update outbox set last_error = ${bad.error} where id = ${bad.id}`;
       ctx.logger.error({ outbox_id: bad.id, error: bad.error }, 'outbox row cannot be relayed');
     }

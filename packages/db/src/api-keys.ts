@@ -48,7 +48,9 @@ export async function useApiKey(
     select k.id, k.name, k.role, k.created_by, k.created_at, k.last_used_at, k.revoked_at,
            u.name as creator_name, u.email as creator_email
     from api_keys k left join users u on u.id = k.created_by
-    where k.token_hash = ${tokenHash} and k.revoked_at is null`;
+    where k.token_hash = ${tokenHash} and k.revoked_at is null
+      -- A key acts for the person who made it: it stops working when they are deactivated.
+      and (k.created_by is null or u.active)`;
   if (!row) return undefined;
   if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() > 60_000) {
     await sql`update api_keys set last_used_at = ${now} where id = ${row.id}`;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from '@firebreak/queue';
 import { AppError } from '@firebreak/schema';
+import { authenticate, type ServiceContext } from '@firebreak/services';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
@@ -9,6 +10,8 @@ import { presentedToken } from './auth';
 import type { AppEnv } from './env';
 
 export interface RateLimitOptions {
+  /** To tell a valid token from a made-up one (a made-up one must not buy a fresh budget). */
+  ctx: ServiceContext;
   redis: Redis;
   keyPrefix: string;
   requestsPerMinute: number;
@@ -35,7 +38,7 @@ export function createRateLimit(options: RateLimitOptions): MiddlewareHandler<Ap
     if (!isApiPath(c.req.path)) return next();
     let result: RateLimiterRes;
     try {
-      result = await limiter.consume(clientKey(c, options.trustProxy));
+      result = await limiter.consume(await clientKey(c, options));
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
@@ -55,18 +58,36 @@ function setHeaders(c: Context, limit: number, remaining: number, resetSeconds: 
   c.header('RateLimit-Reset', String(resetSeconds));
 }
 
-/** The token's digest when one is presented (a key per API key or session), else the address. */
-function clientKey(c: Context, trustProxy: boolean): string {
-  const token = presentedToken(c);
-  if (token) return `t:${createHash('sha256').update(token).digest('hex').slice(0, 32)}`;
+// Where credentials are being proven, the budget is always the client address: otherwise every
+// guess would come with a fresh budget.
+const credentialPaths = new Set(['/api/v1/auth/login', '/api/v1/auth/setup']);
+
+/**
+ * The budget a request draws on: its token's, when the token is valid (each API key and session has
+ * its own), else its client address. A token is checked before it counts, so sending made-up tokens
+ * does not buy fresh budgets; the principal found is kept for the route's guard.
+ */
+async function clientKey(c: Context<AppEnv>, options: RateLimitOptions): Promise<string> {
+  const token = credentialPaths.has(c.req.path) ? undefined : presentedToken(c);
+  if (token) {
+    const principal = c.get('principal') ?? (await authenticate(options.ctx, token));
+    if (principal) {
+      c.set('principal', principal);
+      return `t:${createHash('sha256').update(token).digest('hex').slice(0, 32)}`;
+    }
+  }
+  return `ip:${clientAddress(c, options.trustProxy)}`;
+}
+
+function clientAddress(c: Context, trustProxy: boolean): string {
   if (trustProxy) {
     // The right-most entry is the one our own proxy added; entries left of it are the client's say.
     const forwarded = c.req.header('x-forwarded-for')?.split(',').at(-1)?.trim();
-    if (forwarded) return `ip:${forwarded}`;
+    if (forwarded) return forwarded;
   }
   try {
-    return `ip:${getConnInfo(c).remote.address ?? 'unknown'}`;
+    return getConnInfo(c).remote.address ?? 'unknown';
   } catch {
-    return 'ip:unknown'; // no socket (in-process requests)
+    return 'unknown'; // no socket (in-process requests)
   }
 }

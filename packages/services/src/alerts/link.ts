@@ -39,9 +39,12 @@ export async function linkAlert(
  * resolved): `all_alerts_resolved`, an `alerts_all_resolved` entry, and a notice in the channel.
  */
 export async function flagIfAllAlertsResolved(tx: Queryable, incidentId: string, at: Date): Promise<void> {
-  if ((await alerts.countFiringAlertsOfIncident(tx, incidentId)) > 0) return;
+  // Lock first, count after: two requests resolving the incident's last two alerts at once then queue
+  // here, and the second one counts after the first committed (counting first, each would still see
+  // the other's alert firing, and nobody would set the flag).
   const incident = await incidents.lockIncident(tx, { id: incidentId });
   if (!incident || incident.status === 'resolved') return;
+  if ((await alerts.countFiringAlertsOfIncident(tx, incidentId)) > 0) return;
   if (!(await incidents.setAllAlertsResolved(tx, incidentId, true, at))) return;
   const entry = await timeline.insertTimelineEntry(tx, {
     incidentId,
