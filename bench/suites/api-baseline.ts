@@ -1,3 +1,4 @@
+import { settle } from '../lib/environment';
 import { load } from '../lib/load';
 import type { Benchmark, BenchResult } from '../lib/types';
 
@@ -34,6 +35,7 @@ export const apiBaseline: Benchmark = {
       unit: 'req/s',
     });
 
+    await settle(env.databaseUrl);
     const paced = await load({
       url: `${env.url}/api/v1/auth/me`,
       headers: { authorization: `Bearer ${token}` },
