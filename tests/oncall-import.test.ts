@@ -2,6 +2,9 @@
 // pages under a base path, imported into a database holding preexisting.json, compared with
 // expected.json field by field and read back through the API; dry run, re-run, 429, bad token, and the
 // imported users' setup tokens.
+
+// A test app of the routes involved (apps/api/src/oncall-test-app.ts is the pattern).
+import { createApp } from '@firebreak/api';
 import {
   createTestRuntime,
   createTestUser,
@@ -10,10 +13,14 @@ import {
 } from '@firebreak/runtime/testing';
 import type { OnCallImportResult } from '@firebreak/schema';
 import { importFromOnCall, login, setupPassword } from '@firebreak/services';
-import { bodyOf, type FakeOnCallApi, startFakeOnCallApi, type TestClient } from '@firebreak/testing';
+import {
+  bodyOf,
+  type FakeOnCallApi,
+  startFakeOnCallApi,
+  type TestClient,
+  testClient,
+} from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// A test app of the routes involved (apps/api/src/oncall-test-app.ts is the pattern).
-import { importTestClient } from '../apps/api/src/import-test-app';
 import {
   expectConflicts,
   expected,
@@ -36,7 +43,7 @@ let danaId: string;
 
 beforeAll(async () => {
   runtime = await createTestRuntime();
-  api = importTestClient(runtime);
+  api = testClient(createApp({ ctx: runtime.ctx, ready: runtime.ready, config: runtime.config }));
   // Two items a page, so every endpoint but one takes several pages; under `/oncall` like Grafana Cloud.
   oncall = await startFakeOnCallApi({
     fixturesDir: oncallFixturesDir,

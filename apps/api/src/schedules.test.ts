@@ -4,9 +4,9 @@ import {
   type TestRuntime,
   type TestUser,
 } from '@firebreak/runtime/testing';
-import { bodyOf, type TestClient } from '@firebreak/testing';
+import { bodyOf, type TestClient, testClient } from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oncallTestClient } from './oncall-test-app';
+import { createApp } from './app';
 
 let runtime: TestRuntime;
 let api: TestClient;
@@ -18,7 +18,7 @@ let ben: TestUser;
 
 beforeAll(async () => {
   runtime = await createTestRuntime();
-  api = oncallTestClient(runtime);
+  api = testClient(createApp({ ctx: runtime.ctx, ready: runtime.ready, config: runtime.config }));
   admin = await createTestUser(runtime, 'admin', 'Ada Admin');
   member = await createTestUser(runtime, 'member', 'Mia Member');
   viewer = await createTestUser(runtime, 'viewer', 'Vic Viewer');

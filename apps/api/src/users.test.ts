@@ -6,9 +6,9 @@ import {
   type TestUser,
 } from '@firebreak/runtime/testing';
 import { authenticate, login, updateUser } from '@firebreak/services';
-import { bodyOf, type TestClient } from '@firebreak/testing';
+import { bodyOf, type TestClient, testClient } from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oncallTestClient } from './oncall-test-app';
+import { createApp } from './app';
 
 let runtime: TestRuntime;
 let api: TestClient;
@@ -18,7 +18,7 @@ let viewer: TestUser;
 
 beforeAll(async () => {
   runtime = await createTestRuntime();
-  api = oncallTestClient(runtime);
+  api = testClient(createApp({ ctx: runtime.ctx, ready: runtime.ready, config: runtime.config }));
   admin = await createTestUser(runtime, 'admin', 'Ada Admin');
   member = await createTestUser(runtime, 'member', 'Mia Member');
   viewer = await createTestUser(runtime, 'viewer', 'Vic Viewer');
@@ -197,7 +197,9 @@ describe('the last active admin', () => {
   it('cannot be demoted, deactivated or deleted; once there is another admin, can', async () => {
     const runtime2 = await createTestRuntime();
     try {
-      const api2 = oncallTestClient(runtime2);
+      const api2 = testClient(
+        createApp({ ctx: runtime2.ctx, ready: runtime2.ready, config: runtime2.config }),
+      );
       const only = await createTestUser(runtime2, 'admin');
       for (const body of [{ role: 'member' }, { active: false }]) {
         const res = await api2('PATCH', `/api/v1/users/${only.id}`, { token: only.token, body });
