@@ -46,7 +46,8 @@ describe('escalation worker', () => {
     });
     expect(Date.now() - started).toBeLessThan(4500);
     expect(await firedSteps(runtime.ctx, incident.id)).toEqual(['tier 1: First', 'tier 2: Second']);
-    expect(await pendingOutbox(runtime)).toBe(0);
+    // Tier 2's chat notice was written a moment ago; the relay picks it up on its notification.
+    await waitFor(async () => (await pendingOutbox(runtime!)) === 0, { what: 'relay of the tier-2 notice' });
     const depths = await worker.queues.depths();
     // The chat jobs (open channel, two notices) wait for the chat adapter.
     expect(depths.chat.waiting).toBeGreaterThanOrEqual(3);
