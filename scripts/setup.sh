@@ -1,8 +1,19 @@
 #!/usr/bin/env bash
 # Installs what Firebreak needs on a fresh machine of this kind (Node 20+ is already there):
-# the pinned pnpm, then the locked dependencies. Safe to run again.
+# Debian's Chromium (browser tests) and nginx-light (the split deployment's reverse proxy), the pinned
+# pnpm, then the locked dependencies. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
 
 want=$(node -p "require('./package.json').packageManager.split('@')[1]")
 if [ "$(pnpm --version 2>/dev/null || true)" != "$want" ]; then
