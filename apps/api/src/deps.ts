@@ -7,4 +7,6 @@ export interface ApiDeps {
   ctx: ServiceContext;
   ready: () => Promise<Readiness>;
   config: Pick<Config, 'publicUrl' | 'rateLimitPerMinute' | 'trustProxy' | 'chat' | 'ai'>;
+  /** The built web UI (`apps/web/dist`) to serve at `/`; absent: no UI (tests of the API alone). */
+  webRoot?: string;
 }

@@ -1,0 +1,35 @@
+import { type AppEnv, isApiPath } from '@firebreak/http';
+import { AppError } from '@firebreak/schema';
+import type { MiddlewareHandler } from 'hono';
+import { csrf } from 'hono/csrf';
+import { HTTPException } from 'hono/http-exception';
+
+/**
+ * Cross-site request forgery guard for the web UI's cookie (docs/decisions.md, "Web UI"). Every write
+ * with a body must be JSON (415 otherwise), which no HTML form can send, and the cookie is
+ * SameSite=Lax; but a few writes take no body (logout, summary, post-mortem, chat test), and a sibling
+ * subdomain counts as same-site. So a cookie-authenticated unsafe request with a form-like content type
+ * must come from our own origin (or PUBLIC_URL's, behind a TLS-terminating proxy). Requests that carry
+ * `Authorization` are scripts and API keys, which a browser never attaches on its own: not checked.
+ */
+export function createCsrfGuard(publicUrl: string | undefined): MiddlewareHandler<AppEnv> {
+  const publicOrigin = publicUrl ? new URL(publicUrl).origin : undefined;
+  const check = csrf({
+    origin: (origin, c) => origin === new URL(c.req.url).origin || origin === publicOrigin,
+  });
+  return async (c, next) => {
+    if (!isApiPath(c.req.path) || c.req.header('authorization')) return next();
+    let allowed = false;
+    try {
+      await check(c, async () => {
+        allowed = true;
+      });
+    } catch (error) {
+      if (!(error instanceof HTTPException && error.status === 403)) throw error;
+    }
+    if (!allowed) {
+      throw new AppError('forbidden', 'Cross-site request refused: send it from the Firebreak UI itself.');
+    }
+    await next();
+  };
+}

@@ -1,0 +1,62 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { NavLink, Outlet, useNavigate } from 'react-router';
+import { api } from '../lib/api';
+import { useMe } from '../lib/session';
+import { ReadinessBanner } from './ReadinessBanner';
+
+const links = [
+  { to: '/incidents', label: 'Incidents' },
+  { to: '/alerts', label: 'Alerts' },
+  { to: '/routing', label: 'Routing' },
+  { to: '/schedules', label: 'Schedules' },
+  { to: '/escalation-policies', label: 'Escalation' },
+  { to: '/users', label: 'Users' },
+  { to: '/settings', label: 'Settings' },
+  { to: '/import', label: 'Import' },
+];
+
+export function Layout() {
+  const me = useMe();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const logout = async () => {
+    try {
+      await api.logout();
+    } finally {
+      queryClient.clear();
+      navigate('/login');
+    }
+  };
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <NavLink to="/incidents" className="brand" aria-label="Firebreak home">
+          <span className="brand-mark" aria-hidden="true" />
+          Firebreak
+        </NavLink>
+        <nav className="nav" aria-label="Main">
+          {links.map((link) => (
+            <NavLink key={link.to} to={link.to}>
+              {link.label}
+            </NavLink>
+          ))}
+        </nav>
+        <div className="whoami">
+          <span>
+            {me.data?.user?.name ?? 'API key'} · {me.data?.role}
+          </span>
+          <button type="button" onClick={logout}>
+            Log out
+          </button>
+        </div>
+      </header>
+      <ReadinessBanner />
+      <main id="main">
+        <Outlet />
+      </main>
+    </>
+  );
+}

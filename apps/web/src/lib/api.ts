@@ -1,0 +1,110 @@
+// Typed calls of the REST API (CONTRACT.md), one line each; the types come from @firebreak/schema.
+import type {
+  Alert,
+  ApiKey,
+  EscalationPolicy,
+  Incident,
+  IncidentSeverity,
+  IncidentStatus,
+  OnCall,
+  OnCallImportResult,
+  Postmortem,
+  Readiness,
+  Role,
+  RoutingRule,
+  Schedule,
+  SettingsView,
+  TimelineEntry,
+  User,
+} from '@firebreak/schema';
+import { ApiError, del, get, patch, post, put, request } from './api-client';
+
+export type Me = { kind: 'session' | 'api_key'; role: Role; user: User | null };
+export type IncidentPatch = Partial<{
+  status: IncidentStatus;
+  severity: IncidentSeverity;
+  title: string;
+  description: string;
+  commander_id: string | null;
+}>;
+export type NewIncident = { title: string; severity: IncidentSeverity; description?: string };
+export type RuleInput = Pick<RoutingRule, 'name' | 'priority' | 'enabled' | 'match_criteria' | 'actions'>;
+export type PreviewSample = { source: string | null; labels: Record<string, string>; severity: string };
+export type PreviewResult = { rule: RoutingRule | null; outcome: string };
+
+const id = encodeURIComponent;
+
+export const api = {
+  login: (email: string, password: string) => post<{ user: User }>('/api/v1/auth/login', { email, password }),
+  logout: () => post<void>('/api/v1/auth/logout'),
+  me: () => get<Me>('/api/v1/auth/me'),
+
+  incidents: (query: { status?: string; severity?: string; limit?: number }) => {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) if (value) params.set(key, String(value));
+    return get<{ incidents: Incident[]; next_cursor: string | null }>(`/api/v1/incidents?${params}`);
+  },
+  incident: (ref: string) => get<Incident>(`/api/v1/incidents/${id(ref)}`),
+  createIncident: (input: NewIncident) => post<Incident>('/api/v1/incidents', input),
+  updateIncident: (ref: string, changes: IncidentPatch) =>
+    patch<Incident>(`/api/v1/incidents/${id(ref)}`, changes),
+  timeline: (ref: string) => get<{ entries: TimelineEntry[] }>(`/api/v1/incidents/${id(ref)}/timeline`),
+  addNote: (ref: string, text: string) => post<TimelineEntry>(`/api/v1/incidents/${id(ref)}/notes`, { text }),
+  incidentAlerts: (ref: string) => get<{ alerts: Alert[] }>(`/api/v1/incidents/${id(ref)}/alerts`),
+  requestSummary: (ref: string) => post<{ job_id: string }>(`/api/v1/incidents/${id(ref)}/summary`),
+  requestPostmortem: (ref: string) => post<{ job_id: string }>(`/api/v1/incidents/${id(ref)}/postmortem`),
+  /** The draft, or null before the first one (404). */
+  postmortem: async (ref: string) => {
+    try {
+      return await get<Postmortem>(`/api/v1/incidents/${id(ref)}/postmortem`);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return null;
+      throw error;
+    }
+  },
+
+  alerts: (query: { status?: string; source?: string }) => {
+    const params = new URLSearchParams({ limit: '100' });
+    for (const [key, value] of Object.entries(query)) if (value) params.set(key, value);
+    return get<{ alerts: Alert[]; next_cursor: string | null }>(`/api/v1/alerts?${params}`);
+  },
+
+  routingRules: () => get<{ routing_rules: RoutingRule[] }>('/api/v1/routing-rules'),
+  createRule: (input: RuleInput) => post<RoutingRule>('/api/v1/routing-rules', input),
+  updateRule: (ruleId: string, input: Partial<RuleInput>) =>
+    patch<RoutingRule>(`/api/v1/routing-rules/${id(ruleId)}`, input),
+  deleteRule: (ruleId: string) => del(`/api/v1/routing-rules/${id(ruleId)}`),
+  previewRouting: (sample: PreviewSample) => post<PreviewResult>('/api/v1/routing-rules/preview', sample),
+
+  users: () => get<{ users: User[] }>('/api/v1/users'),
+  createUser: (input: { email: string; name: string; role: Role; password?: string }) =>
+    post<User>('/api/v1/users', input),
+  updateUser: (userId: string, input: Partial<Pick<User, 'name' | 'role' | 'active'>>) =>
+    patch<User>(`/api/v1/users/${id(userId)}`, input),
+
+  schedules: () => get<{ schedules: Schedule[] }>('/api/v1/schedules'),
+  onCall: (scheduleId: string) => get<OnCall>(`/api/v1/schedules/${id(scheduleId)}/on-call`),
+  escalationPolicies: () => get<{ escalation_policies: EscalationPolicy[] }>('/api/v1/escalation-policies'),
+
+  settings: () => get<SettingsView>('/api/v1/settings'),
+  setSigningSecret: (secret: string | null) =>
+    put<SettingsView>('/api/v1/settings/integrations/generic-webhook', { signing_secret: secret }),
+  setDefaultPolicy: (policyId: string | null) =>
+    patch<SettingsView>('/api/v1/settings', { default_escalation_policy_id: policyId }),
+  testChat: () => post<SettingsView['chat']>('/api/v1/settings/chat/test'),
+  apiKeys: () => get<{ api_keys: ApiKey[] }>('/api/v1/api-keys'),
+  createApiKey: (name: string, role: Role) =>
+    post<{ id: string; name: string; token: string }>('/api/v1/api-keys', { name, role }),
+  revokeApiKey: (keyId: string) => del(`/api/v1/api-keys/${id(keyId)}`),
+
+  importOnCall: (input: { url: string; api_token: string; dry_run: boolean }) =>
+    post<OnCallImportResult>('/api/v1/imports/oncall', input),
+
+  /** `/ready` answers 503 with the same body when the database is down: both are a state, not an error. */
+  readiness: async (): Promise<Readiness> => {
+    const response = await fetch('/ready', { headers: { accept: 'application/json' } });
+    return (await response.json()) as Readiness;
+  },
+};
+
+export { ApiError, request };

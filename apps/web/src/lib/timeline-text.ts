@@ -1,0 +1,66 @@
+import type { TimelineEntry } from '@firebreak/schema';
+import { formatDuration } from './format';
+
+/** Every timeline entry type (CONTRACT.md §5) as a line a person reads; unknown data degrades gently. */
+
+type Data = Record<string, unknown>;
+const str = (value: unknown) => (typeof value === 'string' ? value : value == null ? '' : String(value));
+const nameOf = (value: unknown) =>
+  value && typeof value === 'object' && 'name' in value ? str((value as { name: unknown }).name) : '';
+
+export const entryTitle: Record<TimelineEntry['type'], string> = {
+  incident_created: 'Opened',
+  status_changed: 'Status',
+  severity_changed: 'Severity',
+  message: 'Note',
+  alert_linked: 'Alert',
+  commander_assigned: 'Commander',
+  ai_summary: 'AI summary',
+  escalation_triggered: 'Escalation',
+  chat_channel_created: 'Chat',
+  chat_failed: 'Chat failure',
+  alerts_all_resolved: 'Alerts',
+  postmortem_drafted: 'Post-mortem',
+  handoff_digest: 'Hand-off',
+};
+
+export function entryText(entry: Pick<TimelineEntry, 'type' | 'data'>): string {
+  const d: Data = entry.data;
+  switch (entry.type) {
+    case 'incident_created':
+      return `Incident opened (${str(d.severity)}, from ${str(d.source) || 'unknown source'}): ${str(d.title)}`;
+    case 'status_changed': {
+      const mttr =
+        typeof d.mttr_seconds === 'number' ? ` — time to resolve ${formatDuration(d.mttr_seconds)}` : '';
+      return `${str(d.from)} → ${str(d.to)}${mttr}`;
+    }
+    case 'severity_changed':
+      return `${str(d.from)} → ${str(d.to)}`;
+    case 'message':
+      return str(d.text);
+    case 'alert_linked':
+      return `${d.refired ? 'Fired again' : 'Linked'}: ${str(d.title)} (${str(d.severity)}${d.source ? `, ${str(d.source)}` : ''})`;
+    case 'commander_assigned': {
+      const now = nameOf(d.commander);
+      return now
+        ? `${now} is the commander`
+        : `Commander cleared${nameOf(d.previous) ? ` (was ${nameOf(d.previous)})` : ''}`;
+    }
+    case 'ai_summary':
+      return str(d.text);
+    case 'escalation_triggered': {
+      const targets = Array.isArray(d.targets) ? d.targets.map(nameOf).filter(Boolean).join(', ') : '';
+      return `Tier ${str(d.tier)} of ${nameOf(d.policy) || 'the policy'} paged${targets ? `: ${targets}` : ' (nobody on call)'}`;
+    }
+    case 'chat_channel_created':
+      return `Channel #${str(d.channel_name)} created`;
+    case 'chat_failed':
+      return `Chat ${str(d.operation)} failed: ${str(d.code)}`;
+    case 'alerts_all_resolved':
+      return 'Every linked alert is resolved; the incident stays open until someone resolves it.';
+    case 'postmortem_drafted':
+      return 'A post-mortem draft is ready (below).';
+    case 'handoff_digest':
+      return str(d.text) || 'Included in a shift hand-off digest.';
+  }
+}

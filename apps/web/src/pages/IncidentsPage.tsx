@@ -1,0 +1,119 @@
+import type { IncidentSeverity, IncidentStatus } from '@firebreak/schema';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { SeverityBadge, StatusBadge } from '../components/Badges';
+import { ErrorMessage } from '../components/ErrorMessage';
+import { api } from '../lib/api';
+import { formatDateTime, formatDuration, formatRelative } from '../lib/format';
+import { severities, severityLabel } from '../lib/labels';
+import { LIVE_INTERVAL_MS } from '../lib/live';
+import { canWrite, useMe } from '../lib/session';
+import { NewIncidentForm } from './NewIncidentForm';
+import { StatusTabs } from './StatusTabs';
+
+export function IncidentsPage() {
+  const [params, setParams] = useSearchParams();
+  const status = (params.get('status') ?? '') as IncidentStatus | '';
+  const severity = (params.get('severity') ?? '') as IncidentSeverity | '';
+  const me = useMe();
+  const [creating, setCreating] = useState(false);
+  const list = useQuery({
+    queryKey: ['incidents', { status, severity }],
+    queryFn: () => api.incidents({ status, severity, limit: 100 }),
+    refetchInterval: LIVE_INTERVAL_MS,
+  });
+
+  const setFilter = (key: 'status' | 'severity', value: string) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(key, value);
+    else next.delete(key);
+    setParams(next, { replace: true });
+  };
+
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>Incidents</h1>
+          <p className="subtle small">Updates live every few seconds.</p>
+        </div>
+        {canWrite(me.data, 'member') && !creating ? (
+          <button type="button" className="primary" onClick={() => setCreating(true)}>
+            New Incident
+          </button>
+        ) : null}
+      </div>
+      {creating ? <NewIncidentForm onClose={() => setCreating(false)} /> : null}
+      <div className="actions" style={{ justifyContent: 'space-between', marginBottom: '0.5rem' }}>
+        <StatusTabs selected={status} onSelect={(value) => setFilter('status', value)} />
+        <label className="inline">
+          Severity
+          <select
+            value={severity}
+            onChange={(e) => setFilter('severity', e.target.value)}
+            style={{ width: 'auto' }}
+          >
+            <option value="">All</option>
+            {severities.map((s) => (
+              <option key={s} value={s}>
+                {severityLabel[s]}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <ErrorMessage error={list.error} prefix="Could not load incidents" />
+      <div className="card table-wrap" style={{ padding: 0 }}>
+        <table aria-label="Incidents">
+          <thead>
+            <tr>
+              <th className="num">#</th>
+              <th>Title</th>
+              <th>Severity</th>
+              <th>Status</th>
+              <th>Commander</th>
+              <th>Opened</th>
+              <th className="num">Alerts</th>
+              <th className="num">MTTR</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.data?.incidents.map((incident) => (
+              <tr key={incident.id}>
+                <td className="num">{incident.number}</td>
+                <td>
+                  <Link className="row-link" to={`/incidents/${incident.number}`}>
+                    {incident.title}
+                  </Link>
+                  {incident.all_alerts_resolved && incident.status !== 'resolved' ? (
+                    <div className="small subtle">All alerts resolved — ready to resolve</div>
+                  ) : null}
+                </td>
+                <td>
+                  <SeverityBadge severity={incident.severity} />
+                </td>
+                <td>
+                  <StatusBadge status={incident.status} />
+                </td>
+                <td>{incident.commander?.name ?? <span className="subtle">—</span>}</td>
+                <td title={formatDateTime(incident.created_at)}>{formatRelative(incident.created_at)}</td>
+                <td className="num">{incident.alert_count}</td>
+                <td className="num">
+                  {incident.mttr_seconds === null ? '—' : formatDuration(incident.mttr_seconds)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {list.isPending ? <p className="empty">Loading…</p> : null}
+        {list.data?.incidents.length === 0 ? (
+          <p className="empty">No incidents match these filters.</p>
+        ) : null}
+        {list.data?.next_cursor ? (
+          <p className="empty small">Showing the newest 100. Narrow the filters to see others.</p>
+        ) : null}
+      </div>
+    </>
+  );
+}

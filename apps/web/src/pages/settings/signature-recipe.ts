@@ -1,0 +1,21 @@
+/**
+ * How a sender signs the generic webhook (CONTRACT.md §6): `X-Service-Signature: sha256=<hex>` where
+ * the hex is HMAC-SHA256 of the raw body under the signing secret. The secret itself is never shown
+ * again after saving, so the recipe reads it from `$SECRET`.
+ */
+export function signatureRecipe(baseUrl: string): string {
+  const url = `${baseUrl.replace(/\/+$/, '')}/api/v1/webhooks/generic`;
+  return [
+    `body='{"alerts":[{"title":"Checkout 5xx above 2%","severity":"critical"}]}'`,
+    `sig=$(printf '%s' "$body" | openssl dgst -sha256 -hmac "$SECRET" -hex | sed 's/^.* //')`,
+    `curl -s ${url} -H 'content-type: application/json' \\`,
+    `  -H "X-Service-Signature: sha256=$sig" -d "$body"`,
+  ].join('\n');
+}
+
+/** A fresh random secret: 32 bytes as hex, well over the 16-character minimum. */
+export function randomSecret(): string {
+  const bytes = new Uint8Array(32);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
