@@ -1,7 +1,19 @@
 import type { Drill } from '../lib/types';
+import { postgresOutage } from './postgres-outage';
 import { redisEmpty } from './redis-empty';
 import { redisOutage } from './redis-outage';
+import { sentinelFailover } from './sentinel-failover';
+import { sigtermUnderLoad } from './sigterm-under-load';
 import { twoReplicas } from './two-replicas';
+import { workerKilled } from './worker-killed';
 
 // biome-ignore lint/suspicious/noExplicitAny: each drill has its own options; the runner uses defaults.
-export const drills: Drill<any>[] = [redisOutage, redisEmpty, twoReplicas];
+export const drills: Drill<any>[] = [
+  redisOutage,
+  redisEmpty,
+  postgresOutage,
+  sentinelFailover,
+  workerKilled,
+  twoReplicas,
+  sigtermUnderLoad,
+];
