@@ -1,4 +1,6 @@
 import type { Drill } from '../lib/types';
+import { badInput } from './bad-input';
+import { fuzz } from './fuzz';
 import { postgresOutage } from './postgres-outage';
 import { redisEmpty } from './redis-empty';
 import { redisOutage } from './redis-outage';
@@ -16,4 +18,6 @@ export const drills: Drill<any>[] = [
   workerKilled,
   twoReplicas,
   sigtermUnderLoad,
+  badInput,
+  fuzz,
 ];
