@@ -1,5 +1,6 @@
 // CONTRACT.md §7 and slack-contract.md §1: every inbound chat request carries a v0 signature over its raw
-// body, made within 5 minutes; anything else is 401 `invalid_signature` and the log line `invalid_signature`.
+// body, made within 5 minutes; anything else is 401 `invalid_signature`, counted in /metrics, and the log
+// line `invalid_signature` (once per burst: a misconfigured sender must not flood the log).
 import {
   blockActionsBody,
   blockActionsPayload,
@@ -13,6 +14,7 @@ import {
 } from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChatTestServer, SIGNING_SECRET, startChatTestServer } from './support/chat-inbound';
+import { failureCount } from './support/failures';
 
 let s: ChatTestServer;
 beforeAll(async () => {
@@ -39,15 +41,37 @@ const bodies: Record<string, () => [string, ContentType]> = {
 const paths = Object.keys(bodies);
 const now = () => Math.floor(Date.now() / 1000);
 
+const refusals = () => failureCount(s.runtime.ctx.metrics, 'signature:chat', 'invalid_signature');
+
 async function expectRefused(path: string, request: SignedChatRequest, message = /X-Slack-Signature/) {
-  const before = s.runtime.logs.messages().filter((m) => m === 'invalid_signature').length;
+  const before = await refusals();
   const res = await s.send(path, request);
   expect(res.status).toBe(401);
   const body = await bodyOf(res);
   expect(body.error).toMatchObject({ code: 'invalid_signature' });
   expect(body.error.message).toMatch(message);
-  expect(s.runtime.logs.messages().filter((m) => m === 'invalid_signature')).toHaveLength(before + 1);
+  expect(await refusals()).toBe(before + 1);
+  expect(s.runtime.logs.messages()).toContain('invalid_signature');
 }
+
+describe('the invalid_signature log line', () => {
+  it('is written once for a burst of refused requests, each of which is counted', async () => {
+    const logged = () => s.runtime.logs.lines.filter((l) => l.msg === 'invalid_signature');
+    const linesBefore = logged().length;
+    const countBefore = await refusals();
+    for (let i = 0; i < 5; i++) {
+      const res = await s.send(paths[0]!, signedChatRequest('not-the-secret', bodies[paths[0]!]!()[0], form));
+      expect(res.status).toBe(401);
+    }
+    expect(await refusals()).toBe(countBefore + 5);
+    expect(logged().length).toBe(linesBefore + 1); // this describe runs first in the file
+    expect(logged().at(-1)).toMatchObject({
+      level: 'error',
+      integration: 'chat',
+      component: 'signature:chat',
+    });
+  });
+});
 
 describe.each(paths)('POST %s', (path) => {
   let body: string;
@@ -119,9 +143,11 @@ describe('without CHAT_SIGNING_SECRET', () => {
       expect(error.code).toBe('invalid_signature');
       expect(error.message).toContain('CHAT_SIGNING_SECRET is not set');
     }
+    // Three refusals, one line: the reason is the same each time.
     const lines = unsigned.runtime.logs.lines.filter((l) => l.msg === 'invalid_signature');
-    expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatchObject({ reason: 'no_signing_secret' });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ why: 'no_signing_secret' });
+    expect(await failureCount(unsigned.runtime.ctx.metrics, 'signature:chat', 'invalid_signature')).toBe(3);
   });
 });
 

@@ -72,7 +72,9 @@ describe('Redis down', () => {
       timeoutMs: 15_000,
       what: 'redis back',
     });
-    expect(runtime.logs.messages().some((m) => m.startsWith('redis: unavailable'))).toBe(true);
+    expect(runtime.logs.messages().some((m) => m.startsWith('redis: connection refused (store down)'))).toBe(
+      true,
+    );
   });
 });
 

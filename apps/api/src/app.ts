@@ -8,6 +8,7 @@ import {
   limitApiBody,
 } from '@firebreak/http';
 import type { Hono } from 'hono';
+import { createCsrfGuard } from './csrf';
 import type { ApiDeps } from './deps';
 import { addAiRoutes } from './routes/ai';
 import { addAlertRoutes } from './routes/alerts';
@@ -22,8 +23,10 @@ import { addScheduleRoutes } from './routes/schedules';
 import { addSettingsRoutes } from './routes/settings';
 import { addSetupRoutes } from './routes/setup';
 import { addUserRoutes } from './routes/users';
+import { addWebUi } from './web-ui';
 
 export type { ApiDeps } from './deps';
+export { addWebUi } from './web-ui';
 
 /** The incident API's routes (CONTRACT.md §1: `/api/v1/*` except webhooks and chat, and `/metrics`). */
 export function addApiRoutes(app: Hono<AppEnv>, deps: ApiDeps): void {
@@ -39,6 +42,7 @@ export function addApiRoutes(app: Hono<AppEnv>, deps: ApiDeps): void {
     }),
   );
   app.use('/api/v1/*', limitApiBody());
+  app.use('/api/v1/*', createCsrfGuard(deps.config.publicUrl));
   addOpenApiRoute(app);
   addAuthRoutes(app, deps, requireRole);
   addSetupRoutes(app, deps);
@@ -56,8 +60,10 @@ export function addApiRoutes(app: Hono<AppEnv>, deps: ApiDeps): void {
 }
 
 export function createApp(deps: ApiDeps): Hono<AppEnv> {
-  const app = createBaseApp(deps.ctx.logger, deps.ctx.metrics);
+  const app = createBaseApp(deps.ctx);
   addHealthRoutes(app, deps.ready);
   addApiRoutes(app, deps);
+  // Last: the UI answers only what no route above did.
+  if (deps.webRoot) addWebUi(app, deps.webRoot);
   return app;
 }

@@ -9,7 +9,7 @@ export { type ChatWorkerOptions, type RunningChatWorker, startChatWorker } from 
 
 /** The chat app alone: chat inbound and outbound (/api/v1/chat/*). */
 export function createApp(deps: ChatDeps): Hono<AppEnv> {
-  const app = createBaseApp(deps.ctx.logger, deps.ctx.metrics);
+  const app = createBaseApp(deps.ctx);
   addHealthRoutes(app, deps.ready);
   addChatRoutes(app, deps);
   return app;

@@ -26,7 +26,7 @@ export function addIngestRoutes(app: Hono<AppEnv>, deps: IngestDeps): void {
 
 /** The ingest gateway alone. */
 export function createApp(deps: IngestDeps): Hono<AppEnv> {
-  const app = createBaseApp(deps.ctx.logger, deps.ctx.metrics);
+  const app = createBaseApp(deps.ctx);
   addHealthRoutes(app, deps.ready);
   addIngestRoutes(app, deps);
   return app;

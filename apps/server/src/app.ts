@@ -1,4 +1,4 @@
-import { type ApiDeps, addApiRoutes } from '@firebreak/api';
+import { type ApiDeps, addApiRoutes, addWebUi } from '@firebreak/api';
 import { addChatRoutes } from '@firebreak/chat';
 import type { Config } from '@firebreak/config';
 import { type AppEnv, addHealthRoutes, createBaseApp } from '@firebreak/http';
@@ -10,10 +10,12 @@ import type { Hono } from 'hono';
  * own routes through the same function it uses when it runs alone, so both shapes serve the same API.
  */
 export function createServerApp(deps: ApiDeps & { config: Config }): Hono<AppEnv> {
-  const app = createBaseApp(deps.ctx.logger, deps.ctx.metrics);
+  const app = createBaseApp(deps.ctx);
   addHealthRoutes(app, deps.ready);
   addApiRoutes(app, deps);
   addIngestRoutes(app, deps);
   addChatRoutes(app, deps);
+  // Last: the web UI answers only what no route above did.
+  if (deps.webRoot) addWebUi(app, deps.webRoot);
   return app;
 }

@@ -35,6 +35,15 @@ try {
     process.stdout.write(`\n${line}\n`);
   });
   shutdown.add('database preparation', async () => database.stop());
+  // A database that was down at start can still turn out unusable when it answers (pool too large).
+  database.done.catch(async (error: unknown) => {
+    logger.fatal(
+      { err: error },
+      `start-up failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    await shutdown.run('start-up failed');
+    process.exit(1);
+  });
 
   const worker = await startWorker(runtime.ctx, { redis: runtime.redisConfig, ai: runtime.config.ai });
   shutdown.add('worker', () => worker.stop());
@@ -45,7 +54,9 @@ try {
   });
   shutdown.add('chat worker', () => chatWorker.stop());
 
-  const app = createServerApp({ ctx: runtime.ctx, ready: runtime.ready, config });
+  // apps/web/dist, from src/ (tsx) and from dist/ (the bundle) alike.
+  const webRoot = resolve(import.meta.dirname, '../../web/dist');
+  const app = createServerApp({ ctx: runtime.ctx, ready: runtime.ready, config, webRoot });
   const server = await startServer(app, config.port ?? 8080, logger);
   shutdown.add('http server', () => server.close());
 

@@ -6,7 +6,7 @@ export type { WorkerDeps } from './deps';
 
 /** The worker app alone: queue consumers, timers and the reconciler. */
 export function createApp(deps: WorkerDeps): Hono<AppEnv> {
-  const app = createBaseApp(deps.ctx.logger, deps.ctx.metrics);
+  const app = createBaseApp(deps.ctx);
   addHealthRoutes(app, deps.ready);
   // The worker's own numbers (escalations fired, job failures, queue depths) for Prometheus.
   addMetricsRoute(app, deps.ctx.metrics);

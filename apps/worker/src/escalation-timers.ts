@@ -1,6 +1,7 @@
 import type { JobQueues } from '@firebreak/queue';
 import {
   type EscalationOutcome,
+  reportIfDatabaseUnavailable,
   runDueEscalations,
   runEscalation,
   type ServiceContext,
@@ -59,7 +60,10 @@ export function startEscalationReconciler(ctx: ServiceContext, intervalMs = 1000
   const runOnce = () => {
     running ??= runDueEscalations(ctx)
       .catch((error: Error) => {
-        ctx.logger.warn({ err: { message: error.message } }, 'escalation reconciler pass failed');
+        // A database outage would otherwise log a line every second.
+        if (!reportIfDatabaseUnavailable(ctx, error)) {
+          ctx.logger.warn({ err: { message: error.message } }, 'escalation reconciler pass failed');
+        }
         return 0;
       })
       .finally(() => {

@@ -1,5 +1,5 @@
-import { isDatabaseUnavailable, sessions, setupTokens } from '@firebreak/db';
-import type { ServiceContext } from '@firebreak/services';
+import { sessions, setupTokens } from '@firebreak/db';
+import { reportIfDatabaseUnavailable, type ServiceContext } from '@firebreak/services';
 
 /**
  * Periodic clean-up that needs no queue: expired login sessions and setup tokens are deleted so the
@@ -13,8 +13,8 @@ export function startHousekeeping(ctx: ServiceContext, intervalMs = 60 * 60 * 10
       const tokens = await setupTokens.deleteExpiredSetupTokens(ctx.sql, ctx.now());
       if (tokens > 0) ctx.logger.info({ removed: tokens }, 'expired setup tokens removed');
     } catch (error) {
-      // The database being down is reported by /ready and the request path; try again next time.
-      if (!isDatabaseUnavailable(error)) ctx.logger.error({ err: error }, 'housekeeping failed');
+      // A database outage is logged once by the failure log; try again next time.
+      if (!reportIfDatabaseUnavailable(ctx, error)) ctx.logger.error({ err: error }, 'housekeeping failed');
     }
   };
   const timer = setInterval(() => void run(), intervalMs);

@@ -1,5 +1,5 @@
 import { isJobName, type JobName, type JobQueues, jobCatalog, type PendingJob } from '@firebreak/queue';
-import type { ServiceContext } from '@firebreak/services';
+import { reportIfDatabaseUnavailable, type ServiceContext } from '@firebreak/services';
 
 // Any constant; only one relay works at a time, so the queue receives rows in outbox order.
 const RELAY_LOCK_KEY = 7_305_111_003;
@@ -96,6 +96,7 @@ export async function startOutboxRelay(
           if (failing) ctx.logger.info('outbox relay: queue reachable again, relaying');
           failing = false;
         } catch (error) {
+          if (reportIfDatabaseUnavailable(ctx, error)) continue;
           // Logged once per outage, not once per tick; the rows are safe in PostgreSQL meanwhile.
           if (!failing)
             ctx.logger.warn(

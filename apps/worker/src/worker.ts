@@ -37,7 +37,7 @@ export async function startWorker(ctx: ServiceContext, options: WorkerOptions): 
   const intervalMs = options.intervalMs ?? 1000;
   const queues = createJobQueues(ctx.redis, ctx.redisPrefix);
   registerQueueDepths(ctx.metrics, () => queues.depths());
-  const blocking = createRedis(options.redis, 'blocking', ctx.logger);
+  const blocking = createRedis(options.redis, 'blocking', ctx.failures);
   const escalationWorker = createJobWorker(
     'escalation',
     { 'escalation.check': (payload) => handleEscalationCheck(ctx, queues, payload.incident_id) },

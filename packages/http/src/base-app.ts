@@ -1,5 +1,5 @@
 import type { Logger } from '@firebreak/logger';
-import type { Metrics } from '@firebreak/metrics';
+import type { FailureLog, Metrics } from '@firebreak/metrics';
 import { AppError } from '@firebreak/schema';
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
@@ -11,7 +11,14 @@ import { errorResponse, handleError } from './errors';
  * error envelope and a 404 in the same shape. Each app adds its routes to it; the embedded start adds
  * every app's routes to one of these.
  */
-export function createBaseApp(logger: Logger, metrics?: Metrics): Hono<AppEnv> {
+export interface BaseAppDeps {
+  logger: Logger;
+  metrics?: Metrics;
+  /** Where a database outage seen by a request is reported (logged once per change of state). */
+  failures?: FailureLog;
+}
+
+export function createBaseApp({ logger, metrics, failures }: BaseAppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use('*', requestId({ headerName: 'X-Request-Id' }));
   app.use('*', async (c, next) => {
@@ -37,7 +44,7 @@ export function createBaseApp(logger: Logger, metrics?: Metrics): Hono<AppEnv> {
       seconds,
     );
   });
-  app.onError(handleError);
+  app.onError((error, c) => handleError(error, c, failures));
   app.notFound((c) =>
     errorResponse(c, new AppError('not_found', `No route for ${c.req.method} ${c.req.path}.`)),
   );

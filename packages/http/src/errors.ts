@@ -1,4 +1,5 @@
-import { isDatabaseUnavailable } from '@firebreak/db';
+import { describeDatabaseFailure, isDatabaseUnavailable } from '@firebreak/db';
+import type { FailureLog } from '@firebreak/metrics';
 import { AppError, errorEnvelope } from '@firebreak/schema';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
@@ -21,14 +22,17 @@ export function errorResponse(c: Context<AppEnv>, error: AppError): Response {
   return c.json(errorEnvelope(error, c.get('requestId') ?? 'unknown'), error.status as ContentfulStatusCode);
 }
 
-export function handleError(error: unknown, c: Context<AppEnv>): Response {
+/**
+ * The app's error handler. A database outage is reported to `failures`, which logs it once per change
+ * of state instead of once per request (an outage under load would otherwise write thousands of lines).
+ */
+export function handleError(error: unknown, c: Context<AppEnv>, failures?: FailureLog): Response {
   const appError = toAppError(error);
   const logger = c.get('logger');
   if (appError.code === 'internal') {
     logger?.error({ err: error }, 'request failed');
-  } else if (appError.code === 'database_unavailable') {
-    const cause = error as { code?: string; message?: string };
-    logger?.error({ cause: { code: cause.code, message: cause.message } }, 'database unavailable');
+  } else if (appError.code === 'database_unavailable' && isDatabaseUnavailable(error)) {
+    failures?.failed('database', describeDatabaseFailure(error));
   }
   // 429 and 503 say when to come back.
   if (typeof appError.details === 'object' && appError.details) {

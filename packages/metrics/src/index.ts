@@ -74,3 +74,5 @@ export function registerQueueDepths(
   });
   void gauge;
 }
+
+export { type Component, type Failure, FailureLog, type FailureLogOptions } from './failure-log';

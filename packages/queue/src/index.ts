@@ -4,3 +4,4 @@ export * from './job-worker';
 export * from './jobs';
 export * from './queues';
 export * from './redis';
+export * from './redis-failure';

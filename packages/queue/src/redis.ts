@@ -1,5 +1,7 @@
 import type { Logger } from '@firebreak/logger';
+import { FailureLog } from '@firebreak/metrics';
 import { Redis, type RedisOptions } from 'ioredis';
+import { describeRedisFailure } from './redis-failure';
 
 export interface RedisConfig {
   url: string;
@@ -46,30 +48,35 @@ export function redisOptions(config: RedisConfig, role: RedisRole): RedisOptions
 
 /**
  * Creates a client and starts connecting in the background. Never throws for an unreachable store:
- * the service starts and serves without it (spec §1), and reconnects when it returns.
+ * the service starts and serves without it (spec §1), and reconnects when it returns. Its failures
+ * and recovery go to `failures` (logged once per change of state), else, for a bare client, to
+ * `logger` once per outage.
  */
-export function createRedis(config: RedisConfig, role: RedisRole, logger?: Logger): Redis {
+export function createRedis(config: RedisConfig, role: RedisRole, report?: Logger | FailureLog): Redis {
   const options = redisOptions(config, role);
   const client = options.sentinels ? new Redis(options) : new Redis(config.url, options);
-  watchConnection(client, logger);
+  watchConnection(client, role, report);
   client.connect().catch(() => {
     // The error event below reports it; the retry strategy keeps trying.
   });
   return client;
 }
 
-/** Logs each change between reachable and unreachable once, not once per retry. */
-function watchConnection(client: Redis, logger: Logger | undefined): void {
+let clientCount = 0;
+
+function watchConnection(client: Redis, role: RedisRole, report: Logger | FailureLog | undefined): void {
+  const failures = report instanceof FailureLog ? report : undefined;
+  const logger = report instanceof FailureLog ? undefined : report;
+  const source = `${role}-${++clientCount}`;
   let down = false;
   client.on('error', (error: Error) => {
-    if (down) return;
+    const failure = describeRedisFailure(error);
+    failures?.failed('redis', failure, source);
+    if (!down) logger?.error({ reason: failure.reason, ...failure.fields }, failure.line);
     down = true;
-    logger?.error(
-      { err: { message: error.message, code: (error as { code?: string }).code } },
-      `redis: unavailable: ${error.message}`,
-    );
   });
   client.on('ready', () => {
+    failures?.recovered('redis', source);
     if (down) logger?.info('redis: connection restored');
     down = false;
   });

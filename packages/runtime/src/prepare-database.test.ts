@@ -29,7 +29,7 @@ describe('prepareDatabase', () => {
     const admins: string[] = [];
     const preparation = await prepareDatabase(runtime, (admin) => admins.push(admin.email), 200);
     expect(admins).toEqual([]);
-    expect(logs.messages()).toContain('database unavailable at start-up, retrying in 0.2 s');
+    expect(logs.messages()).toContain('database unavailable at start-up, retrying every 0.2 s');
 
     await postgres.start();
     await preparation.done;

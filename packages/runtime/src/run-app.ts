@@ -24,12 +24,22 @@ export async function runApp(options: RunAppOptions): Promise<void> {
   const shutdown = new Shutdown(runtime.logger);
   shutdown.listen();
   shutdown.add('clients', runtime.close);
+  const refuse = async (error: unknown) => {
+    runtime.logger.fatal(
+      { err: error },
+      `start-up failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    await shutdown.run('start-up failed');
+    process.exit(1);
+  };
   const database = await prepareDatabase(runtime, (admin) => {
     runtime.logger.info({ email: admin.email }, 'first admin created');
     if (admin.generatedPassword) {
       process.stdout.write(`First admin: ${admin.email} / ${admin.generatedPassword} (shown once)\n`);
     }
-  });
+  }).catch(refuse);
+  if (!database) return;
+  database.done.catch(refuse);
   shutdown.add('database preparation', async () => database.stop());
   const app = await options.build(runtime, shutdown);
   const server = await startServer(app, config.port ?? options.defaultPort, runtime.logger);

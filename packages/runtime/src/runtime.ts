@@ -1,7 +1,7 @@
 import { type Config, DEFAULT_REDIS_URL } from '@firebreak/config';
-import { createSql, type Sql } from '@firebreak/db';
+import { createSql, describeDatabaseFailure, pingDatabase, type Sql } from '@firebreak/db';
 import { createLogger, type Logger } from '@firebreak/logger';
-import { createMetrics } from '@firebreak/metrics';
+import { createMetrics, FailureLog, type Metrics } from '@firebreak/metrics';
 import { createRedis, type Redis, type RedisConfig } from '@firebreak/queue';
 import type { Readiness } from '@firebreak/schema';
 import { createReadinessProbe, type ServiceContext } from '@firebreak/services';
@@ -46,13 +46,16 @@ export function createRuntime(options: CreateRuntimeOptions): Runtime {
     sentinels: config.redis.sentinels,
     sentinelMaster: config.redis.sentinelMaster,
   };
-  const redis = createRedis(redisConfig, 'command', logger);
+  const metrics = createMetrics();
+  const failures = createFailureLog(logger, metrics, sql);
+  const redis = createRedis(redisConfig, 'command', failures);
   const ctx: ServiceContext = {
     sql,
     redis,
     redisPrefix: options.redisPrefix ?? 'firebreak',
     logger,
-    metrics: createMetrics(),
+    metrics,
+    failures,
     features: { ai: config.ai.provider !== 'none' },
     now: () => new Date(),
   };
@@ -63,10 +66,34 @@ export function createRuntime(options: CreateRuntimeOptions): Runtime {
     redis,
     ctx,
     redisConfig,
-    ready: createReadinessProbe({ sql, redis }),
+    ready: createReadinessProbe({ sql, redis, failures }),
     close: async () => {
+      failures.close();
       redis.disconnect();
       await sql.end({ timeout: 5 });
     },
   };
+}
+
+/**
+ * Failures are logged once per change of state. The database is probed while it is down so that its
+ * recovery is logged even when no request comes; a probe that fails for a new reason (refused, then
+ * wrong password) reports that change.
+ */
+export function createFailureLog(logger: Logger, metrics: Metrics, sql: Sql): FailureLog {
+  const failures: FailureLog = new FailureLog({
+    logger,
+    metrics,
+    probes: {
+      database: async () => {
+        try {
+          await pingDatabase(sql);
+        } catch (error) {
+          failures.failed('database', describeDatabaseFailure(error));
+          throw error;
+        }
+      },
+    },
+  });
+  return failures;
 }

@@ -1,6 +1,6 @@
 import type { Sql } from '@firebreak/db';
 import type { Logger } from '@firebreak/logger';
-import type { Metrics } from '@firebreak/metrics';
+import type { FailureLog, Metrics } from '@firebreak/metrics';
 import type { Redis } from '@firebreak/queue';
 
 /** What every use case receives: its clients and the clock (injected so tests can move time). */
@@ -11,6 +11,8 @@ export interface ServiceContext {
   redisPrefix: string;
   logger: Logger;
   metrics: Metrics;
+  /** Where failures of the database, the store and the chat service are reported (logged once per change). */
+  failures: FailureLog;
   /** What this installation has configured (features that need a provider). */
   features: { ai: boolean };
   now: () => Date;

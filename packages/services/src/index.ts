@@ -13,6 +13,8 @@ export type { Principal } from './auth/principal';
 export * from './chat-users';
 export * from './context';
 export * from './escalation';
+export * from './health/database-failure';
+export * from './health/invalid-signature';
 export * from './health/readiness';
 export * from './import';
 export * from './incidents/actor';

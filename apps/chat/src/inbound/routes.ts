@@ -7,6 +7,7 @@ import {
   WEBHOOK_BODY_LIMIT_BYTES,
 } from '@firebreak/http';
 import { AppError } from '@firebreak/schema';
+import { reportInvalidSignature } from '@firebreak/services';
 import type { Context, Hono } from 'hono';
 import { createChatClient } from '../slack-client';
 import { runBlockActions } from './actions';
@@ -71,7 +72,11 @@ async function readSignedBody(c: Context<AppEnv>, deps: ChatInboundDeps): Promis
     Math.floor(deps.ctx.now().getTime() / 1000),
   );
   if (failure === null) return rawBody;
-  c.get('logger').warn({ integration: 'chat', path: c.req.path, reason: failure }, 'invalid_signature');
+  reportInvalidSignature(deps.ctx, 'chat', {
+    request_id: c.get('requestId'),
+    path: c.req.path,
+    why: failure,
+  });
   throw new AppError(
     'invalid_signature',
     failure === 'no_signing_secret'

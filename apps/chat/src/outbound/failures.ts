@@ -12,16 +12,34 @@ const fields = (jc: ChatJob, error: ChatCallError) => ({
 });
 
 /**
- * A chat failure retrying cannot fix: the spec's log line (`slack: channel creation failed: <code>` or
- * `slack: post message failed: <code>`) and one `chat_failed` entry per incident, operation and code,
- * so a dead channel or a revoked token does not flood the timeline. The incident itself is untouched.
+ * The chat service failing, to the failure log: the spec's line (`slack: channel creation failed:
+ * <code>` or `slack: post message failed: <code>`) is written when chat starts failing or the code
+ * changes, not for every job of a revoked token; each one is counted in `/metrics`.
+ */
+function reportChatFailure(jc: ChatJob, error: ChatCallError, extra: Record<string, unknown> = {}): void {
+  jc.ctx.failures.failed('chat', {
+    reason: error.code,
+    line: failureLine(error.operation, error.code),
+    fields: { ...fields(jc, error), ...extra },
+  });
+}
+
+/** A successful chat call after failures: logged once. */
+export function reportChatWorking(jc: Pick<ChatJob, 'ctx'>): void {
+  jc.ctx.failures.recovered('chat', 'default', 'slack: calls succeeding again');
+}
+
+/**
+ * A chat failure retrying cannot fix: the failure log, and one `chat_failed` entry per incident,
+ * operation and code, so a dead channel or a revoked token does not flood the timeline. The incident
+ * itself is untouched.
  */
 export async function reportRefusal(
   jc: ChatJob,
   error: ChatCallError,
   extra: Record<string, unknown> = {},
 ): Promise<void> {
-  jc.ctx.logger.error({ ...fields(jc, error), ...extra }, failureLine(error.operation, error.code));
+  reportChatFailure(jc, error, extra);
   await chat.recordChatFailureOnce(
     jc.sql,
     jc.incidentId,
@@ -30,10 +48,15 @@ export async function reportRefusal(
   );
 }
 
-/** A failure that will be retried (rate limit, chat service unreachable): the same line, as a warning. */
+/**
+ * A failure that will be retried. A rate limit is the chat service working as designed: a warning
+ * per job. The service unreachable is a failure of its own, logged once per change of state.
+ */
 export function logRetry(jc: ChatJob, error: ChatCallError, retryInMs: number | undefined): void {
-  jc.ctx.logger.warn(
-    { ...fields(jc, error), attempt: jc.job.attemptsMade + 1, retry_in_ms: retryInMs },
-    failureLine(error.operation, error.code),
-  );
+  const extra = { attempt: jc.job.attemptsMade + 1, retry_in_ms: retryInMs };
+  if (error.problem.kind !== 'rate_limited') {
+    reportChatFailure(jc, error, extra);
+    return;
+  }
+  jc.ctx.logger.warn({ ...fields(jc, error), ...extra }, failureLine(error.operation, error.code));
 }

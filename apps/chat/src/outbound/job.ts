@@ -3,7 +3,7 @@ import { DelayedError, type Job } from '@firebreak/queue';
 import type { ServiceContext } from '@firebreak/services';
 import type { WebClient } from '@slack/web-api';
 import { ChatCallError, type ChatOperation, classifyChatError } from './errors';
-import { logRetry, reportRefusal } from './failures';
+import { logRetry, reportChatWorking, reportRefusal } from './failures';
 import { withIncidentChatLock } from './lock';
 
 export interface OutboundDeps {
@@ -47,7 +47,9 @@ export async function runChatJob(
       incidentId,
       call: async (operation, request) => {
         try {
-          return await request(deps.client);
+          const answer = await request(deps.client);
+          reportChatWorking(deps);
+          return answer;
         } catch (error) {
           const problem = classifyChatError(error);
           throw problem ? new ChatCallError(operation, problem, { cause: error }) : error;

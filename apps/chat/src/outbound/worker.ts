@@ -45,7 +45,7 @@ export function startChatWorker(ctx: ServiceContext, options: ChatWorkerOptions)
     }
     await runChatJob(deps, job, incidentId, work);
   };
-  const blocking = createRedis(options.redis, 'blocking', ctx.logger);
+  const blocking = createRedis(options.redis, 'blocking', ctx.failures);
   const worker = createJobWorker(
     'chat',
     {

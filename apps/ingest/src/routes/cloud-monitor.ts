@@ -8,7 +8,7 @@ import {
 } from '@firebreak/domain';
 import { type AppEnv, parseJson } from '@firebreak/http';
 import { AppError } from '@firebreak/schema';
-import { readSnsTopicAllowlist, recordAlerts } from '@firebreak/services';
+import { readSnsTopicAllowlist, recordAlerts, reportInvalidSignature } from '@firebreak/services';
 import type { Hono } from 'hono';
 import type { IngestDeps } from '../deps';
 import { type IntakeGate, rawJsonBody } from '../intake';
@@ -35,9 +35,15 @@ export function addCloudMonitorRoute(app: Hono<AppEnv>, deps: IngestDeps, gate: 
       throw new AppError('validation_failed', 'The request is not an SNS message.', parsed.problems);
     const envelope = parsed.envelope;
     const logger = c.get('logger').child({ integration: 'cloudwatch', sns_message_id: envelope.MessageId });
+    const refused = (fields: Record<string, unknown>) =>
+      reportInvalidSignature(ctx, 'cloudwatch', {
+        request_id: c.get('requestId'),
+        sns_message_id: envelope.MessageId,
+        ...fields,
+      });
 
     if (!isAllowedCertUrl(envelope.SigningCertURL, config.snsCertUrlPattern, urlOptions)) {
-      logger.warn({ url: envelope.SigningCertURL }, 'invalid_signature');
+      refused({ why: 'certificate URL not allowed', url: envelope.SigningCertURL });
       throw new AppError(
         'invalid_signature',
         'SigningCertURL is not an SNS certificate URL this service trusts.',
@@ -45,13 +51,13 @@ export function addCloudMonitorRoute(app: Hono<AppEnv>, deps: IngestDeps, gate: 
     }
     const certificate = await certificates.get(envelope.SigningCertURL);
     if (!verifySnsSignature(envelope, certificate)) {
-      logger.warn('invalid_signature');
+      refused({ why: 'signature does not verify' });
       throw new AppError('invalid_signature', 'The SNS message signature does not verify.');
     }
 
     const topics = await readSnsTopicAllowlist(ctx);
     if (topics !== null && !topics.includes(envelope.TopicArn)) {
-      logger.warn({ topic_arn: envelope.TopicArn }, 'invalid_signature');
+      refused({ why: 'topic not allowed', topic_arn: envelope.TopicArn });
       throw new AppError(
         'invalid_signature',
         'This SNS topic is not allowed to deliver here (Settings → Integrations).',

@@ -1,7 +1,7 @@
 import { parseGenericWebhook } from '@firebreak/domain';
 import type { AppEnv } from '@firebreak/http';
 import { AppError, genericWebhookJsonSchema } from '@firebreak/schema';
-import { readIntegrationSecret } from '@firebreak/services';
+import { readIntegrationSecret, reportInvalidSignature } from '@firebreak/services';
 import type { Hono } from 'hono';
 import type { IngestDeps } from '../deps';
 import { type IntakeGate, ingest, rawJsonBody } from '../intake';
@@ -19,7 +19,7 @@ export function addGenericWebhookRoutes(app: Hono<AppEnv>, deps: IngestDeps, gat
     const raw = await rawJsonBody(c);
     const secret = await readIntegrationSecret(deps.ctx, 'genericSigningSecret');
     if (secret !== null && !genericSignatureMatches(secret, raw, c.req.header('x-service-signature'))) {
-      c.get('logger').warn({ integration: 'generic' }, 'invalid_signature');
+      reportInvalidSignature(deps.ctx, 'generic', { request_id: c.get('requestId') });
       throw new AppError('invalid_signature', 'X-Service-Signature is missing or does not match the body.');
     }
     return c.json(await gate.run(() => ingest(deps.ctx, 'generic', raw, parseGenericWebhook)));

@@ -1,7 +1,7 @@
 import { parseAlertmanagerWebhook, parseGrafanaWebhook } from '@firebreak/domain';
 import type { AppEnv } from '@firebreak/http';
 import { AppError } from '@firebreak/schema';
-import { readIntegrationSecret } from '@firebreak/services';
+import { readIntegrationSecret, reportInvalidSignature } from '@firebreak/services';
 import type { Hono } from 'hono';
 import type { IngestDeps } from '../deps';
 import { type IntakeGate, ingest, rawJsonBody } from '../intake';
@@ -15,7 +15,7 @@ export function addMonitoringWebhookRoutes(app: Hono<AppEnv>, deps: IngestDeps, 
     const raw = await rawJsonBody(c);
     const token = await readIntegrationSecret(ctx, 'alertmanagerBearerToken');
     if (token !== null && !bearerMatches(token, c.req.header('authorization'))) {
-      c.get('logger').warn({ integration: 'alertmanager' }, 'invalid_signature');
+      reportInvalidSignature(ctx, 'alertmanager', { request_id: c.get('requestId') });
       throw new AppError('invalid_signature', 'Authorization: Bearer <token> is missing or wrong.');
     }
     return c.json(await gate.run(() => ingest(ctx, 'alertmanager', raw, parseAlertmanagerWebhook)));
@@ -32,7 +32,7 @@ export function addMonitoringWebhookRoutes(app: Hono<AppEnv>, deps: IngestDeps, 
       // so a captured request cannot be replayed later.
       const stale = timestampHeader !== null && !isFresh(timestamp, ctx.now());
       if (stale || !grafanaSignatureMatches(secret, raw, signature, timestamp)) {
-        c.get('logger').warn({ integration: 'grafana' }, 'invalid_signature');
+        reportInvalidSignature(ctx, 'grafana', { request_id: c.get('requestId'), stale });
         throw new AppError('invalid_signature', 'X-Grafana-Alerting-Signature is missing or does not match.');
       }
     }

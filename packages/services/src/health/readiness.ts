@@ -1,10 +1,13 @@
-import { pingDatabase, type Sql } from '@firebreak/db';
+import { describeDatabaseFailure, pingDatabase, type Sql } from '@firebreak/db';
+import type { FailureLog } from '@firebreak/metrics';
 import type { Redis } from '@firebreak/queue';
 import type { Readiness } from '@firebreak/schema';
 
 export interface ReadinessProbeOptions {
   sql: Sql;
   redis: Redis;
+  /** Told what the database check finds (the store's clients report their own state). */
+  failures?: FailureLog;
   now?: () => number;
   databaseTimeoutMs?: number;
   redisTimeoutMs?: number;
@@ -46,8 +49,10 @@ export function createReadinessProbe(options: ReadinessProbeOptions): () => Prom
   async function databaseOk(): Promise<boolean> {
     try {
       await withTimeout(pingDatabase(options.sql), options.databaseTimeoutMs ?? 2000);
+      options.failures?.recovered('database');
       return true;
-    } catch {
+    } catch (error) {
+      options.failures?.failed('database', describeDatabaseFailure(error));
       return false;
     }
   }

@@ -1,6 +1,6 @@
 // Test-only: a ServiceContext on a database of the test file's own and the shared Redis.
 import { createSql } from '@firebreak/db';
-import { createMetrics } from '@firebreak/metrics';
+import { createMetrics, FailureLog } from '@firebreak/metrics';
 import { createRedis } from '@firebreak/queue';
 import {
   captureLogs,
@@ -22,7 +22,9 @@ export async function createTestContext(): Promise<TestContext> {
   const db = await createTestDatabase();
   const sql = createSql(db.url, { max: 5 });
   const logs = captureLogs();
-  const redis = createRedis({ url: testRedisUrl }, 'command', logs.logger);
+  const metrics = createMetrics({ defaultMetrics: false });
+  const failures = new FailureLog({ logger: logs.logger, metrics });
+  const redis = createRedis({ url: testRedisUrl }, 'command', failures);
   const redisPrefix = createTestRedisPrefix();
   return {
     ctx: {
@@ -30,7 +32,8 @@ export async function createTestContext(): Promise<TestContext> {
       redis,
       redisPrefix,
       logger: logs.logger,
-      metrics: createMetrics({ defaultMetrics: false }),
+      metrics,
+      failures,
       features: { ai: false },
       now: () => new Date(),
     },
