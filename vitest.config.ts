@@ -5,7 +5,12 @@ import { defineConfig } from 'vitest/config';
 // own Redis key prefix, so files run in parallel without seeing each other.
 export default defineConfig({
   test: {
-    include: ['apps/*/src/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'tests/**/*.test.ts'],
+    include: [
+      'apps/*/src/**/*.test.ts',
+      'packages/*/src/**/*.test.ts',
+      'tests/**/*.test.ts',
+      'drill/**/*.test.ts',
+    ],
     globalSetup: ['./vitest.global-setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,
