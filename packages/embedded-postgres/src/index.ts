@@ -38,6 +38,8 @@ export interface EmbeddedPostgresOptions {
   flags?: string[];
   /** Each chunk the server writes to its log. */
   onLog?: (message: string) => void;
+  /** Runs once, after the data directory is created and before the first start (e.g. pg_hba.conf). */
+  afterInitialise?: (dataDir: string) => void | Promise<void>;
 }
 
 export interface EmbeddedPostgres {
@@ -66,7 +68,10 @@ export async function createEmbeddedPostgres(options: EmbeddedPostgresOptions): 
   });
   return {
     start: async () => {
-      if (!existsSync(join(options.dataDir, 'PG_VERSION'))) await server.initialise();
+      if (!existsSync(join(options.dataDir, 'PG_VERSION'))) {
+        await server.initialise();
+        await options.afterInitialise?.(options.dataDir);
+      }
       await server.start();
     },
     stop: () => server.stop(),

@@ -1,3 +1,5 @@
+import { connect } from 'node:net';
+
 /**
  * Names a store failure the way spec §7 and the runbooks (docs/runbooks/) do. The store's own message
  * is kept in the line.
@@ -68,4 +70,39 @@ export function describeRedisFailure(error: Error): RedisFailure {
     line: `redis: ${reason} (${cause}): ${error.message}`,
     fields: { cause: { code, message: error.message } },
   };
+}
+
+/** ioredis failing a command because the socket is gone; the socket's own error was reported. */
+export function isConsequenceOfLostConnection(error: Error): boolean {
+  return /Stream isn't writeable|Connection is closed/i.test(error.message);
+}
+
+/** The server closed the connection under us (or refused it after accepting it). */
+export function isDroppedConnection(error: Error): boolean {
+  const code = (error as { code?: string }).code;
+  return code === 'EPIPE' || code === 'ECONNRESET';
+}
+
+/**
+ * What the server says, unasked, to a new connection: Redis at its `maxclients` answers
+ * `-ERR max number of clients reached` and hangs up. Answers that error, or undefined when the server
+ * says nothing within `timeoutMs` (it accepted us: the drop had another cause).
+ */
+export function readServerRefusal(host: string, port: number, timeoutMs = 500): Promise<Error | undefined> {
+  return new Promise((resolve) => {
+    let received = '';
+    const socket = connect({ host, port });
+    const finish = () => {
+      socket.destroy();
+      const line = received.split('\r\n')[0] ?? '';
+      resolve(line.startsWith('-') ? new Error(line.slice(1)) : undefined);
+    };
+    socket.setTimeout(timeoutMs, finish);
+    socket.on('data', (chunk) => {
+      received += chunk.toString('utf8');
+      if (received.includes('\r\n')) finish();
+    });
+    socket.on('error', finish);
+    socket.on('close', finish);
+  });
 }

@@ -1,7 +1,13 @@
 import type { Logger } from '@firebreak/logger';
 import { FailureLog } from '@firebreak/metrics';
 import { Redis, type RedisOptions } from 'ioredis';
-import { describeRedisFailure } from './redis-failure';
+import {
+  describeRedisFailure,
+  isConsequenceOfLostConnection,
+  isDroppedConnection,
+  type RedisFailure,
+  readServerRefusal,
+} from './redis-failure';
 
 export interface RedisConfig {
   url: string;
@@ -69,11 +75,24 @@ function watchConnection(client: Redis, role: RedisRole, report: Logger | Failur
   const logger = report instanceof FailureLog ? undefined : report;
   const source = `${role}-${++clientCount}`;
   let down = false;
-  client.on('error', (error: Error) => {
-    const failure = describeRedisFailure(error);
+  const reportFailure = (failure: RedisFailure) => {
     failures?.failed('redis', failure, source);
     if (!down) logger?.error({ reason: failure.reason, ...failure.fields }, failure.line);
     down = true;
+  };
+  client.on('error', (error: Error) => {
+    // A command refused because the connection is gone: the connection's own error says why.
+    if (isConsequenceOfLostConnection(error)) return;
+    if (!isDroppedConnection(error)) {
+      reportFailure(describeRedisFailure(error));
+      return;
+    }
+    // The server hung up at once. A server at maxclients says why before it does, but the client is
+    // writing by then and sees only EPIPE: listen to what the server says to a fresh connection.
+    const { host, port } = client.options;
+    void readServerRefusal(host ?? '127.0.0.1', port ?? 6379).then((refusal) =>
+      reportFailure(describeRedisFailure(refusal ?? error)),
+    );
   });
   client.on('ready', () => {
     failures?.recovered('redis', source);

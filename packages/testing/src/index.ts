@@ -1,3 +1,4 @@
+export * from './certificate';
 export * from './database';
 export * from './env';
 export * from './fakes';

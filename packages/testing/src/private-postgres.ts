@@ -1,13 +1,16 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEmbeddedPostgres, type EmbeddedPostgres } from '@firebreak/embedded-postgres';
+import { makeSelfSignedCertificate } from './certificate';
 import { getFreePort } from './ports';
 
 export interface PrivatePostgresOptions {
   /** Extra server flags, e.g. `['-c', 'max_connections=5']`. */
   postgresFlags?: string[];
   password?: string;
+  /** TLS on (a self-signed certificate) and every connection without it refused, like managed databases. */
+  requireTls?: boolean;
 }
 
 /**
@@ -35,7 +38,8 @@ export class PrivatePostgres {
       dataDir: join(dir, 'data'),
       port: pg.port,
       password: pg.password,
-      flags: options.postgresFlags ?? [],
+      flags: [...(options.requireTls ? ['-c', 'ssl=on'] : []), ...(options.postgresFlags ?? [])],
+      ...(options.requireTls ? { afterInitialise: requireTls } : {}),
       onLog: (message) => {
         pg.output.push(message);
         if (pg.output.length > 40) pg.output.shift();
@@ -68,5 +72,31 @@ export class PrivatePostgres {
   async destroy(): Promise<void> {
     await this.stop();
     rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Server key and certificate in the data directory (PostgreSQL finds `server.key`/`server.crt` there
+ * by default) and a pg_hba.conf that accepts TCP connections only over TLS. The files belong to the
+ * data directory's owner: the server (run as `postgres` when tests run as root) refuses a key it does
+ * not own or that others can read.
+ */
+async function requireTls(dataDir: string): Promise<void> {
+  const { certificate, key } = await makeSelfSignedCertificate('/CN=localhost');
+  const { uid, gid } = statSync(dataDir);
+  const files: Array<[string, string, number]> = [
+    ['server.crt', certificate, 0o644],
+    ['server.key', key, 0o600],
+    [
+      'pg_hba.conf',
+      'hostssl all all 127.0.0.1/32 scram-sha-256\nhostnossl all all 127.0.0.1/32 reject\n',
+      0o600,
+    ],
+  ];
+  for (const [name, content, mode] of files) {
+    const file = join(dataDir, name);
+    writeFileSync(file, content, { mode });
+    chmodSync(file, mode);
+    if (process.getuid?.() === 0) chownSync(file, uid, gid);
   }
 }

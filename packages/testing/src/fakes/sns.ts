@@ -1,9 +1,5 @@
-import { execFile } from 'node:child_process';
 import { randomUUID, sign as rsaSign } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { makeSelfSignedCertificate } from '../certificate';
 import { listen, type RunningServer } from './http-server';
 
 /**
@@ -60,7 +56,6 @@ const SIGNED_KEYS: Record<string, readonly string[]> = {
 const ALGORITHMS: Record<SnsSignatureVersion, string> = { '1': 'RSA-SHA1', '2': 'RSA-SHA256' };
 
 const SNS_XMLNS = 'http://sns.amazonaws.com/doc/2010-03-31/';
-const run = promisify(execFile);
 
 export class FakeSns {
   /** Every successful `ConfirmSubscription` visit, oldest first. */
@@ -188,38 +183,13 @@ function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-/** A throw-away RSA key and self-signed certificate (node cannot write X.509, openssl can). */
-async function makeCertificate(): Promise<{ certificate: string; key: string }> {
-  const dir = await mkdtemp(join(tmpdir(), 'firebreak-fake-sns-'));
-  try {
-    const keyFile = join(dir, 'key.pem');
-    const certificateFile = join(dir, 'cert.pem');
-    await run('openssl', [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '1',
-      '-keyout',
-      keyFile,
-      '-out',
-      certificateFile,
-      '-subj',
-      '/O=Amazon/CN=firebreak-test-only.fake-sns.invalid',
-    ]);
-    return { certificate: await readFile(certificateFile, 'utf8'), key: await readFile(keyFile, 'utf8') };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
 export async function startFakeSns(options: FakeSnsOptions = {}): Promise<FakeSns> {
   const certificatePath = options.certificatePath ?? '/SimpleNotificationService-test.pem';
   if (!certificatePath.startsWith('/') || !certificatePath.endsWith('.pem')) {
     throw new Error('startFakeSns: certificatePath must start with / and end with .pem');
   }
-  const { certificate, key } = await makeCertificate();
+  const { certificate, key } = await makeSelfSignedCertificate(
+    '/O=Amazon/CN=firebreak-test-only.fake-sns.invalid',
+  );
   return new FakeSns(certificate, key, certificatePath).start();
 }
