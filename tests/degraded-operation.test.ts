@@ -1,7 +1,6 @@
 // Spec §1, §4.4, §7 and CONTRACT.md §8: the API keeps serving while Redis is down, answers 500
 // `database_unavailable` while PostgreSQL is down, and recovers from both without a restart. Both
 // servers here are private ones started for this file; the shared services are never stopped.
-import { createApp } from '@firebreak/api';
 import { createSql, migrate } from '@firebreak/db';
 import {
   createTestRuntime,
@@ -9,13 +8,14 @@ import {
   type TestRuntime,
   type TestUser,
 } from '@firebreak/runtime/testing';
+import { createServerApp } from '@firebreak/server';
 import { bodyOf, PrivatePostgres, PrivateRedis, waitFor } from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let redis: PrivateRedis;
 let postgres: PrivatePostgres;
 let runtime: TestRuntime;
-let app: ReturnType<typeof createApp>;
+let app: ReturnType<typeof createServerApp>;
 let user: TestUser;
 
 beforeAll(async () => {
@@ -24,7 +24,7 @@ beforeAll(async () => {
   await migrate(setup);
   await setup.end();
   runtime = await createTestRuntime({ redisUrl: redis.url, databaseUrl: postgres.url() });
-  app = createApp({ ctx: runtime.ctx, ready: runtime.ready, config: runtime.config });
+  app = createServerApp({ ctx: runtime.ctx, ready: runtime.ready, config: runtime.config });
   user = await createTestUser(runtime, 'member');
 });
 afterAll(async () => {
@@ -78,6 +78,13 @@ describe('Redis down', () => {
   });
 });
 
+const sendAlert = (externalId: string) =>
+  app.request('/api/v1/webhooks/generic', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ alerts: [{ external_id: externalId, title: 'Disk full', severity: 'critical' }] }),
+  });
+
 describe('PostgreSQL down', () => {
   it('answers 500 database_unavailable on API routes, 503 on /ready, 200 on /health; then recovers', async () => {
     await postgres.stop();
@@ -97,9 +104,28 @@ describe('PostgreSQL down', () => {
     const health = await app.request('/health');
     expect(health.status).toBe(200);
     expect(await bodyOf(health)).toEqual({ status: 'ok' });
+    // Webhooks too answer 500 (at once: the outage is known), never 503 overload; the sender retries.
+    for (let i = 0; i < 3; i++) {
+      const alert = await sendAlert('db-down-1');
+      expect(alert.status).toBe(500);
+      expect((await bodyOf(alert)).error.code).toBe('database_unavailable');
+    }
+    // However many requests failed, the log says it once.
+    const databaseLines = () => runtime.logs.messages().filter((m) => m.startsWith('database: '));
+    expect(databaseLines()).toHaveLength(1);
+    expect(databaseLines()[0]).toMatch(
+      /^database: (connection refused|server shutting down|connection lost) /,
+    );
 
     await postgres.start();
     await waitFor(async () => (await me()).status === 200, { timeoutMs: 20_000, what: 'API recovery' });
     expect(await ready()).toEqual({ status: 200, body: { status: 'ok', database: 'ok', redis: 'ok' } });
+    expect(runtime.logs.messages()).toContain('database: connection restored');
+    // The retried alert is stored once.
+    await waitFor(async () => (await sendAlert('db-down-1')).status === 200, { what: 'webhook recovery' });
+    expect((await sendAlert('db-down-1')).status).toBe(200);
+    const [row] = await runtime.sql<{ count: number }[]>`
+      select count(*)::int as count from alerts where external_id = 'db-down-1'`;
+    expect(row!.count).toBe(1);
   });
 });

@@ -7,7 +7,7 @@ import {
 } from '@firebreak/http';
 import type { Hono } from 'hono';
 import type { IngestDeps } from './deps';
-import { IntakeGate } from './intake';
+import { failFastWhileDatabaseDown, IntakeGate } from './intake';
 import { addCloudMonitorRoute } from './routes/cloud-monitor';
 import { addGenericWebhookRoutes } from './routes/generic';
 import { addMonitoringWebhookRoutes } from './routes/monitoring';
@@ -19,6 +19,7 @@ export function addIngestRoutes(app: Hono<AppEnv>, deps: IngestDeps): void {
   // Enough concurrent batches to keep every pooled connection busy; beyond that, 503.
   const gate = new IntakeGate(deps.config.dbMaxOpenConns * 4);
   app.use('/api/v1/webhooks/*', limitBody(WEBHOOK_BODY_LIMIT_BYTES));
+  app.post('/api/v1/webhooks/*', failFastWhileDatabaseDown(deps.ctx));
   addGenericWebhookRoutes(app, deps, gate);
   addMonitoringWebhookRoutes(app, deps, gate);
   addCloudMonitorRoute(app, deps, gate);

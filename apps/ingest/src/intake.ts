@@ -2,7 +2,21 @@ import { alertsOrThrow, type ParseResult } from '@firebreak/domain';
 import { parseJson, readBodyText } from '@firebreak/http';
 import { AppError } from '@firebreak/schema';
 import { type IntakeResult, type Integration, recordAlerts, type ServiceContext } from '@firebreak/services';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+
+/**
+ * While the database is known to be down (the failure log probes it every second), alerts are answered
+ * 500 `database_unavailable` at once (spec §7) instead of each waiting on a connection attempt: under a
+ * sender's retries those waits would fill the intake gate and turn the answer into 503 overload.
+ */
+export function failFastWhileDatabaseDown(ctx: Pick<ServiceContext, 'failures'>): MiddlewareHandler {
+  return async (_c, next) => {
+    if (ctx.failures.failing('database') !== undefined) {
+      throw new AppError('database_unavailable', 'The database is unavailable. Try again shortly.');
+    }
+    await next();
+  };
+}
 
 /**
  * Requests beyond this many in flight are answered 503 at once (CONTRACT.md §6: overload answers 503,

@@ -3,6 +3,9 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
 import { isApiPath } from './api-paths';
+import { parseJson } from './json';
+
+export { MAX_JSON_DEPTH, parseJson } from './json';
 
 export const API_BODY_LIMIT_BYTES = 256 * 1024;
 export const WEBHOOK_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -30,14 +33,6 @@ export function requireJsonContentType(c: Context): void {
       'unsupported_media_type',
       'Send the body as JSON with Content-Type: application/json.',
     );
-  }
-}
-
-export function parseJson(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    throw new AppError('invalid_json', 'The request body is not valid JSON.');
   }
 }
 

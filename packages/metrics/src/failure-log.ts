@@ -145,7 +145,7 @@ export class FailureLog {
           // Still down: whoever sees the failure next reports its reason.
         },
       );
-    }, this.options.probeIntervalMs ?? 2000);
+    }, this.options.probeIntervalMs ?? 1000);
     timer.unref();
     this.probeTimers.set(component, timer);
   }
