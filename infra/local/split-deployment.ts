@@ -1,0 +1,285 @@
+// The split deployment on one machine (CONTRACT.md §1): a private PostgreSQL, Redis primary +
+// replica (append-only) watched by Sentinel, migrations as their own step, then ingest, api, chat and
+// worker as four processes, and nginx in front with the shipped routing. Loopback and private ports
+// only: the machine's shared PostgreSQL (5432) and Redis (6379) are never used.
+//
+// `pnpm start:split` runs it (infra/local/start.ts); tests/split-deployment.test.ts drives an alert
+// through it.
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import getPort from 'get-port';
+import postgres from 'postgres';
+import { startProxy } from './nginx';
+import { type PrivateDatabase, startDatabase } from './postgres';
+import { type LogSink, ManagedProcess, waitUntil } from './processes';
+import { SENTINEL_MASTER, type StoreNodes, startStore } from './redis';
+
+export const repoRoot = resolve(import.meta.dirname, '../..');
+
+/** The four apps, their public paths (through nginx) and default ports: CONTRACT.md §1. */
+export const APPS = ['ingest', 'api', 'chat', 'worker'] as const;
+export type AppName = (typeof APPS)[number];
+
+export interface SplitDeploymentOptions {
+  /** Data of PostgreSQL and Redis, generated passwords, nginx's prefix. Kept between starts. */
+  dataDir?: string;
+  /** nginx's port (on 127.0.0.1). Default: a free one. */
+  port?: number;
+  /** How many Sentinels watch the primary (default 1; see infra/README.md for why). */
+  sentinels?: number;
+  /** More environment for the apps (CHAT_BOT_TOKEN, CHAT_API_URL, AI_*, LOG_LEVEL…). */
+  appEnv?: Record<string, string>;
+  /** Build apps/web/dist when it is missing, so the API serves the UI (default true). */
+  buildWebUi?: boolean;
+  /** Where every process's lines go. Default: stdout, prefixed with the process name. */
+  log?: LogSink;
+}
+
+export interface StoppedProcess {
+  name: string;
+  /** Exited by itself after the stop signal with code 0 (PostgreSQL: removed its lock file). */
+  clean: boolean;
+  detail: string;
+}
+
+export interface SplitDeployment {
+  /** The public URL: nginx on loopback. */
+  url: string;
+  /**
+   * The first admin. On an empty database without BOOTSTRAP_ADMIN_*, the app that creates it prints
+   * the generated login once (as `pnpm start` does); this is that login. Later starts: undefined.
+   */
+  admin: { email: string; password: string | undefined } | undefined;
+  ports: { proxy: number; database: number } & Record<AppName, number>;
+  store: StoreNodes;
+  apps: Record<AppName, ManagedProcess>;
+  proxy: ManagedProcess;
+  /** Stops everything in reverse order of start; says how each process ended. */
+  stop(): Promise<StoppedProcess[]>;
+}
+
+export const defaultLog: LogSink = (name, line) => process.stdout.write(`[${name.padEnd(13)}] ${line}\n`);
+
+export async function startSplitDeployment(options: SplitDeploymentOptions = {}): Promise<SplitDeployment> {
+  const dataDir = resolve(options.dataDir ?? join(repoRoot, '.data/split'));
+  const log = options.log ?? defaultLog;
+  mkdirSync(dataDir, { recursive: true });
+  if (options.buildWebUi ?? true) ensureWebUi(log);
+
+  const secrets = {
+    postgres: secretFile(dataDir, 'postgres.password'),
+    redis: secretFile(dataDir, 'redis.password'),
+  };
+  const free = () => getPort({ host: '127.0.0.1' });
+  const ports = {
+    proxy: options.port ?? (await free()),
+    database: await free(),
+    ingest: await free(),
+    api: await free(),
+    chat: await free(),
+    worker: await free(),
+    store: {
+      primary: await free(),
+      replica: await free(),
+      sentinels: await Promise.all(Array.from({ length: options.sentinels ?? 1 }, free)),
+    },
+  };
+
+  // Everything started so far, to stop in reverse order (also when a later step fails).
+  const stops: Array<() => Promise<StoppedProcess[]>> = [];
+  const stopAll = async () => {
+    const report: StoppedProcess[] = [];
+    for (const stop of stops.splice(0).reverse()) report.push(...(await stop()));
+    return report;
+  };
+  try {
+    log('split', `data directory ${dataDir}`);
+    const database = await startDatabase({
+      dataDir,
+      port: ports.database,
+      password: secrets.postgres.value,
+      log,
+    });
+    stops.push(async () => [await stopDatabase(database, dataDir)]);
+
+    const store = await startStore({
+      dataDir,
+      password: secrets.redis.value,
+      ports: ports.store,
+      log,
+    });
+    stops.push(async () => {
+      // Sentinels first (no failover while the data nodes stop), then the replica, then the primary.
+      const report = await Promise.all(store.sentinels.map(stopped));
+      report.push(await stopped(store.replica), await stopped(store.primary));
+      return report;
+    });
+
+    // Migrations as their own step, exactly as a deployment runs them; the apps start after it.
+    await runMigrations(database.url, log);
+
+    const url = `http://127.0.0.1:${ports.proxy}`;
+    const firstStart = (await countUsers(database.url)) === 0;
+    const printedAdmin = watchForPrintedAdmin(log);
+    const appEnv: NodeJS.ProcessEnv = {
+      ...withoutOwnSettings(process.env),
+      NODE_ENV: 'production',
+      DATABASE_URL: database.url,
+      KV_SENTINEL_ADDRS: ports.store.sentinels.map((port) => `127.0.0.1:${port}`).join(','),
+      KV_SENTINEL_MASTER: SENTINEL_MASTER,
+      KV_PASSWORD: secrets.redis.value,
+      TRUST_PROXY: 'true',
+      PUBLIC_URL: url,
+      DB_MAX_OPEN_CONNS: '10',
+      ...options.appEnv,
+    };
+    const apps = Object.fromEntries(
+      APPS.map((app) => [app, startApp(app, { ...appEnv, PORT: String(ports[app]) }, printedAdmin.log)]),
+    ) as Record<AppName, ManagedProcess>;
+    stops.push(async () => {
+      // The routed apps first (nothing new comes in), then the worker that runs what they queued.
+      const routed = await Promise.all([apps.ingest, apps.api, apps.chat].map(stopped));
+      return [...routed, await stopped(apps.worker)];
+    });
+    await Promise.all(APPS.map((app) => waitForReady(apps[app], ports[app])));
+    const configuredAdmin = options.appEnv?.BOOTSTRAP_ADMIN_EMAIL;
+    const admin = !firstStart
+      ? undefined
+      : configuredAdmin
+        ? { email: configuredAdmin, password: undefined }
+        : await waitUntil("the first admin's login in the apps' output", async () => printedAdmin.admin(), {
+            timeoutMs: 10_000,
+          });
+
+    const proxy = startProxy({
+      prefix: join(dataDir, 'nginx'),
+      ports: { listen: ports.proxy, ingest: ports.ingest, api: ports.api, chat: ports.chat },
+      log,
+    });
+    stops.push(async () => [await stopped(proxy)]);
+    await waitUntil('nginx to answer /health', async () => (await fetch(`${url}/health`)).ok, {
+      timeoutMs: 15_000,
+      abortIf: () => (proxy.running ? undefined : 'nginx exited'),
+    });
+
+    return {
+      url,
+      admin,
+      ports: { proxy: ports.proxy, database: ports.database, ...pick(ports, APPS) },
+      store,
+      apps,
+      proxy,
+      stop: stopAll,
+    };
+  } catch (error) {
+    log('split', `start failed: ${error instanceof Error ? error.message : String(error)}; stopping`);
+    await stopAll();
+    throw error;
+  }
+}
+
+/** The same command line as the container image: `node --import tsx src/main.ts` in the app's folder. */
+function startApp(app: AppName, env: NodeJS.ProcessEnv, log: LogSink): ManagedProcess {
+  return new ManagedProcess(app, process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: join(repoRoot, 'apps', app),
+    env,
+    log,
+  });
+}
+
+/** Ready as a load balancer means it: `/ready` answers 200 with the database and the store ok. */
+async function waitForReady(app: ManagedProcess, port: number): Promise<void> {
+  await waitUntil(
+    `${app.name} to be ready on port ${port}`,
+    async () => {
+      const response = await fetch(`http://127.0.0.1:${port}/ready`);
+      const body = (await response.json()) as { status?: string };
+      return response.ok && body.status === 'ok';
+    },
+    { timeoutMs: 120_000, intervalMs: 250, abortIf: () => (app.running ? undefined : `${app.name} exited`) },
+  );
+}
+
+async function countUsers(databaseUrl: string): Promise<number> {
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    const [row] = await sql<Array<{ count: number }>>`select count(*)::int as count from users`;
+    return row?.count ?? 0;
+  } finally {
+    await sql.end();
+  }
+}
+
+/** Passes the apps' lines on and remembers the generated login one of them prints (run-app.ts). */
+function watchForPrintedAdmin(log: LogSink): {
+  log: LogSink;
+  admin(): { email: string; password: string } | undefined;
+} {
+  let admin: { email: string; password: string } | undefined;
+  return {
+    log: (name, line) => {
+      const printed = /^First admin: (\S+) \/ (\S+)/.exec(line);
+      if (printed) admin = { email: printed[1]!, password: printed[2]! };
+      log(name, line);
+    },
+    admin: () => admin,
+  };
+}
+
+async function runMigrations(databaseUrl: string, log: LogSink): Promise<void> {
+  const env = { ...withoutOwnSettings(process.env), DATABASE_URL: databaseUrl };
+  const migrate = new ManagedProcess('migrate', 'pnpm', ['db:migrate'], {
+    cwd: repoRoot,
+    env,
+    log,
+    oneShot: true,
+  });
+  const code = await migrate.exited();
+  if (code !== 0) throw new Error(`pnpm db:migrate failed (${migrate.signal ?? `exit code ${code}`})`);
+}
+
+async function stopped(child: ManagedProcess): Promise<StoppedProcess> {
+  const code = await child.stop();
+  const detail = child.signal ? `ended by ${child.signal}` : `exit code ${code}`;
+  return { name: child.name, clean: code === 0, detail };
+}
+
+async function stopDatabase(database: PrivateDatabase, dataDir: string): Promise<StoppedProcess> {
+  await database.stop();
+  // PostgreSQL removes its lock file at the end of a clean shutdown, and only then.
+  const clean = !existsSync(join(dataDir, 'postgres', 'postmaster.pid'));
+  return { name: 'postgres', clean, detail: clean ? 'shut down' : 'postmaster.pid left behind' };
+}
+
+/** The API serves apps/web/dist when it exists; build it once so `/` is the UI. */
+function ensureWebUi(log: LogSink): void {
+  if (existsSync(join(repoRoot, 'apps/web/dist/index.html'))) return;
+  log('split', 'building the web UI (apps/web/dist is missing)');
+  // Output only on failure (execFileSync's error carries it).
+  execFileSync('pnpm', ['--filter', '@firebreak/web', 'build'], { cwd: repoRoot, stdio: 'pipe' });
+}
+
+/** A generated secret kept in the data directory (mode 600), so a second start finds the same one. */
+function secretFile(dataDir: string, name: string): { value: string; createdNow: boolean } {
+  const file = join(dataDir, name);
+  if (existsSync(file)) return { value: readFileSync(file, 'utf8').trim(), createdNow: false };
+  // base64url: [A-Za-z0-9_-], safe in redis.conf and in a URL.
+  const value = randomBytes(24).toString('base64url');
+  writeFileSync(file, `${value}\n`, { mode: 0o600 });
+  return { value, createdNow: true };
+}
+
+/** Settings this script decides must not leak in from the caller's shell (a REDIS_URL, a *_FILE). */
+function withoutOwnSettings(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const own = /^(PORT|DATABASE_URL|REDIS_URL|KV_PASSWORD|KV_SENTINEL_\w+|BOOTSTRAP_ADMIN_\w+)(_FILE)?$/;
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !own.test(name)));
+}
+
+function pick<T extends Record<string, unknown>, K extends keyof T>(
+  value: T,
+  keys: readonly K[],
+): Pick<T, K> {
+  return Object.fromEntries(keys.map((key) => [key, value[key]])) as Pick<T, K>;
+}

@@ -1,0 +1,161 @@
+// The split deployment of issue 11 (`pnpm start:split`, infra/local): private PostgreSQL, Redis
+// primary + replica with AOF behind Sentinel, migrations as their own step, ingest / api / chat /
+// worker as four processes, nginx in front with the shipped infra/nginx/firebreak.conf. Everything
+// below goes through nginx's port only, as a user or a monitoring tool would.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { bodyOf, type FakeChatApi, startFakeChatApi, waitFor } from '@firebreak/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../infra/local/split-deployment';
+import { startTestSplitDeployment, type TestSplitDeployment } from './support/split-deployment';
+
+let chatApi: FakeChatApi;
+let deployment: TestSplitDeployment;
+let stopped = false;
+let token: string;
+
+beforeAll(async () => {
+  chatApi = await startFakeChatApi();
+  deployment = await startTestSplitDeployment({
+    appEnv: { CHAT_BOT_TOKEN: chatApi.botToken, CHAT_API_URL: chatApi.url },
+  });
+});
+afterAll(async () => {
+  if (deployment && !stopped) await deployment.stop();
+  deployment?.removeData();
+  await chatApi?.close();
+});
+
+const url = (path: string) => `${deployment.url}${path}`;
+const authed = (init: RequestInit = {}): RequestInit => ({
+  ...init,
+  headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...init.headers },
+});
+/** The request id is logged by whichever app answered: it shows where nginx sent the request. */
+const answeredBy = (requestId: string) =>
+  ['ingest', 'api', 'chat', 'worker'].filter((app) =>
+    deployment.linesOf(app).some((l) => l.includes(requestId)),
+  );
+
+describe('the split deployment behind nginx', () => {
+  it('answers /health itself and passes /ready to the API, which sees the database and the store', async () => {
+    const health = await fetch(url('/health'), { headers: { 'x-request-id': 'split-health-1' } });
+    expect(health.status).toBe(200);
+    expect(await bodyOf(health)).toEqual({ status: 'ok' });
+
+    const ready = await fetch(url('/ready'), { headers: { 'x-request-id': 'split-ready-1' } });
+    expect(await bodyOf(ready)).toEqual({ status: 'ok', database: 'ok', redis: 'ok' });
+    await waitFor(() => answeredBy('split-ready-1').length > 0, { what: 'the /ready request in an app log' });
+    expect(answeredBy('split-ready-1')).toEqual(['api']);
+    expect(answeredBy('split-health-1')).toEqual([]);
+  });
+
+  it('lets the first admin, whose login was printed at start, log in', async () => {
+    expect(deployment.admin?.email).toBe('admin@localhost');
+    const login = await fetch(url('/api/v1/auth/login'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: deployment.admin?.email, password: deployment.admin?.password }),
+    });
+    expect(login.status).toBe(200);
+    const body = await bodyOf(login);
+    expect(body.user).toMatchObject({ email: 'admin@localhost', role: 'admin' });
+    token = body.token;
+  });
+
+  it('turns a webhook alert into an incident with a chat channel, and acknowledges it through the API', async () => {
+    const sent = await fetch(url('/api/v1/webhooks/generic'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'split-alert-1' },
+      body: JSON.stringify({
+        alerts: [
+          {
+            title: 'Disk almost full on db-1',
+            severity: 'critical',
+            external_id: 'disk-db-1',
+            labels: { host: 'db-1' },
+          },
+        ],
+      }),
+    });
+    expect(sent.status).toBe(200);
+    const intake = await bodyOf(sent);
+    expect(intake).toMatchObject({ received: 1, created: 1, incidents_created: 1 });
+    const incidentId: string = intake.alerts[0].incident_id;
+    await waitFor(() => answeredBy('split-alert-1').length > 0, { what: 'the webhook in an app log' });
+    expect(answeredBy('split-alert-1')).toEqual(['ingest']);
+
+    const list = await bodyOf(await fetch(url('/api/v1/incidents?status=triggered'), authed()));
+    expect(list.incidents).toEqual([
+      expect.objectContaining({
+        id: incidentId,
+        title: 'Disk almost full on db-1',
+        status: 'triggered',
+        source: 'alert',
+      }),
+    ]);
+
+    // ingest committed the outbox row, the worker process relayed it to Redis (found through
+    // Sentinel), the chat process took the job and created the channel on the chat API.
+    const incident = await waitFor(
+      async () => {
+        const current = await bodyOf(await fetch(url(`/api/v1/incidents/${incidentId}`), authed()));
+        return current.chat_channel ? current : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 200, what: "the incident's chat channel" },
+    );
+    const channel = chatApi.channel(incident.chat_channel.id);
+    expect(channel?.name).toBe(incident.chat_channel.name);
+    expect(channel?.name).toMatch(new RegExp(`^inc-${incident.number}-disk-almost-full-on-db-1`));
+
+    const acknowledged = await fetch(
+      url(`/api/v1/incidents/${incidentId}`),
+      authed({ method: 'PATCH', body: JSON.stringify({ status: 'acknowledged' }) }),
+    );
+    expect(acknowledged.status).toBe(200);
+    expect(await bodyOf(acknowledged)).toMatchObject({ id: incidentId, status: 'acknowledged' });
+    const timeline = await bodyOf(await fetch(url(`/api/v1/incidents/${incidentId}/timeline`), authed()));
+    expect(timeline.entries.map((entry: { type: string }) => entry.type)).toEqual(
+      expect.arrayContaining(['incident_created', 'chat_channel_created', 'status_changed']),
+    );
+  });
+
+  it('sends chat requests to the chat process', async () => {
+    const answer = await fetch(url('/api/v1/chat/commands'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-request-id': 'split-chat-1' },
+      body: 'command=%2Fincident&text=help',
+    });
+    // No signing secret is configured, so the adapter refuses it; what matters is who refused.
+    expect(answer.status).toBeGreaterThanOrEqual(400);
+    await waitFor(() => answeredBy('split-chat-1').length > 0, { what: 'the chat request in an app log' });
+    expect(answeredBy('split-chat-1')).toEqual(['chat']);
+  });
+
+  it('serves the web UI at /', async () => {
+    const page = await fetch(url('/'));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(await page.text()).toBe(readFileSync(join(repoRoot, 'apps/web/dist/index.html'), 'utf8'));
+  });
+
+  it('stops in reverse order, every process exiting cleanly', async () => {
+    stopped = true;
+    const report = await deployment.stop();
+    expect(report.map((p) => p.name)).toEqual([
+      'nginx',
+      'ingest',
+      'api',
+      'chat',
+      'worker',
+      'sentinel-1',
+      'redis-replica',
+      'redis-primary',
+      'postgres',
+    ]);
+    expect(report.filter((p) => !p.clean)).toEqual([]);
+    for (const app of ['ingest', 'api', 'chat', 'worker']) {
+      expect(deployment.linesOf(app).some((line) => line.includes('"msg":"stopped"'))).toBe(true);
+    }
+  });
+});
