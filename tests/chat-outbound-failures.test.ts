@@ -132,6 +132,27 @@ describe('rate limits and outages', () => {
     expect(h.fake.callsTo('conversations.create').map((c) => c.status)).toEqual([429, 200]);
   });
 
+  it('adopts a channel whose creation answer was lost instead of making a second one', async () => {
+    h = await startChatHarness();
+    // conversations.create takes effect, and the answer never arrives (a dropped connection, or the
+    // process killed mid-call): the retry gets name_taken for the very name it asked for.
+    h.fake.loseAnswers('conversations.create');
+    const incident = await h.open('Lost answer');
+    const channelId = await h.channelOf(incident.id);
+    expect(h.fake.channels().map((c) => c.name)).toEqual([`inc-${incident.number}-lost-answer`]);
+    expect(h.fake.channels()[0]!.id).toBe(channelId);
+    expect(h.fake.callsTo('conversations.create').map((c) => c.response?.error ?? 'ok')).toEqual([
+      'ok',
+      'name_taken',
+    ]);
+    // The card was posted once (it is how the channel was found) and the set-up still happened.
+    await h.idle();
+    const cards = h.fake.messages(channelId).filter((m) => (m.blocks?.length ?? 0) > 0);
+    expect(cards).toHaveLength(1);
+    expect(h.fake.channel(channelId)?.topic.value).toContain('Lost answer');
+    expect(h.runtime.logs.messages()).toContain('chat: adopted a channel whose creation answer was lost');
+  });
+
   it('retries through dropped connections and 5xx answers', async () => {
     h = await startChatHarness();
     h.fake.outage({ mode: 'close', requests: 1 });

@@ -8,6 +8,8 @@ export interface ChatIncident extends IncidentRow {
   chat_card_ts: string | null;
   chat_card_digest: string | null;
   chat_topic: string | null;
+  /** See migration 0010. */
+  chat_channel_creating: string | null;
   commander_name: string | null;
   commander_slack_user_id: string | null;
   alert_count: number;
@@ -32,9 +34,15 @@ export async function claimChatChannel(
   channel: { id: string; name: string },
 ): Promise<boolean> {
   const result = await sql`
-    update incidents set chat_channel_id = ${channel.id}, chat_channel_name = ${channel.name}
+    update incidents
+    set chat_channel_id = ${channel.id}, chat_channel_name = ${channel.name}, chat_channel_creating = null
     where id = ${id} and chat_channel_id is null`;
   return result.count > 0;
+}
+
+/** Records the name about to be asked for, before asking (see migration 0010). */
+export async function markChatChannelCreating(sql: Queryable, id: string, name: string): Promise<void> {
+  await sql`update incidents set chat_channel_creating = ${name} where id = ${id}`;
 }
 
 export async function setChatChannelName(sql: Queryable, id: string, name: string): Promise<void> {

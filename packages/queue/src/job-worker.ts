@@ -41,6 +41,11 @@ export function createJobWorker(queue: QueueName, handlers: JobHandlers, options
       prefix: `${options.prefix}:q`,
       concurrency: options.concurrency ?? 8,
       autorun: true,
+      // A job whose process died is handed to another worker within about 20 s (BullMQ's defaults,
+      // 30 s + 30 s, let a page wait a minute). The lock is renewed every 7.5 s while the job runs;
+      // a job taken over by mistake is harmless, as every handler is idempotent.
+      lockDuration: 15_000,
+      stalledInterval: 5_000,
       settings: { backoffStrategy: cappedBackoffStrategy },
     },
   );

@@ -26,6 +26,7 @@ const incident = (over: Partial<chat.ChatIncident> = {}): chat.ChatIncident => (
   chat_card_ts: null,
   chat_card_digest: null,
   chat_topic: null,
+  chat_channel_creating: null,
   commander_name: null,
   commander_slack_user_id: null,
   alert_count: 2,

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chat } from '@firebreak/db';
 import type { ChatUpdateArguments, WebClient } from '@slack/web-api';
-import { ChatCallError, type ChatOperation, isRefusal } from './errors';
+import { ChannelPacingError, ChatCallError, type ChatOperation, isRefusal } from './errors';
 import type { ChatMessage } from './format';
 import type { ChatJob } from './job';
 
@@ -10,6 +10,8 @@ export type Blocks = NonNullable<Extract<ChatUpdateArguments, { blocks: unknown 
 
 /** Slack "generally allows posting one message per second per channel" (slack-contract.md §6). */
 const POST_INTERVAL_MS = 1000;
+/** Waits up to this long are slept; longer ones re-schedule the job (ChannelPacingError). */
+const MAX_PACING_SLEEP_MS = 100;
 
 /**
  * A call in the incident's channel; `not_in_channel` (someone removed the bot) makes the bot join the
@@ -54,7 +56,8 @@ export async function postInChannel(
 ): Promise<string> {
   const last = await chat.lastChatPostAt(jc.sql, channelId);
   const wait = last ? last.getTime() + POST_INTERVAL_MS - jc.ctx.now().getTime() : 0;
-  if (wait > 0) await sleep(Math.min(wait, POST_INTERVAL_MS));
+  if (wait > MAX_PACING_SLEEP_MS) throw new ChannelPacingError(Math.min(wait, POST_INTERVAL_MS));
+  if (wait > 0) await sleep(wait);
   const result = await withRejoin(jc, channelId, operation, (client) =>
     client.chat.postMessage({
       channel: channelId,

@@ -91,3 +91,15 @@ export class ChannelPendingError extends Error {
     this.name = 'ChannelPendingError';
   }
 }
+
+/**
+ * The channel had a post less than a second ago. Rather than sleep with a worker slot (and a database
+ * connection) held, the job steps aside and comes back when the channel may be posted to again, so
+ * one busy channel never slows the channels of other incidents (a backlog after an outage).
+ */
+export class ChannelPacingError extends Error {
+  constructor(readonly waitMs: number) {
+    super(`channel posted to less than a second ago; again in ${waitMs} ms`);
+    this.name = 'ChannelPacingError';
+  }
+}

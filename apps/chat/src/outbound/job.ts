@@ -2,7 +2,7 @@ import type { Queryable } from '@firebreak/db';
 import { DelayedError, type Job } from '@firebreak/queue';
 import type { ServiceContext } from '@firebreak/services';
 import type { WebClient } from '@slack/web-api';
-import { ChatCallError, type ChatOperation, classifyChatError } from './errors';
+import { ChannelPacingError, ChatCallError, type ChatOperation, classifyChatError } from './errors';
 import { logRetry, reportChatWorking, reportRefusal } from './failures';
 import { withIncidentChatLock } from './lock';
 
@@ -29,7 +29,7 @@ const isLastTry = (job: Job) => job.attemptsMade + 1 >= (job.opts.attempts ?? 1)
 
 /**
  * Runs one chat job under its incident's lock and turns chat failures into what the job does next:
- * rate limited → re-scheduled for `Retry-After` (not a failed try); unreachable → thrown for BullMQ's
+ * its channel posted to under a second ago → re-scheduled for when it may post again; rate limited → re-scheduled for `Retry-After` (not a failed try); unreachable → thrown for BullMQ's
  * backoff, until the last try, which counts as a refusal; refused → the spec's log line and one
  * `chat_failed` entry, and the job ends (retrying cannot help). Other errors are thrown as they are.
  */
@@ -59,6 +59,7 @@ export async function runChatJob(
     try {
       await work(jc);
     } catch (error) {
+      if (error instanceof ChannelPacingError) return { delayMs: error.waitMs };
       if (!(error instanceof ChatCallError)) throw error;
       const { problem } = error;
       if (problem.kind === 'rate_limited') {

@@ -1,6 +1,6 @@
 import { chat, timeline } from '@firebreak/db';
 import { cardDigest, channelPurpose, channelTopic, renderCard } from './card';
-import { postInChannel, withRejoin } from './channel-calls';
+import { type Blocks, postInChannel, withRejoin } from './channel-calls';
 import { incidentChannelName } from './channel-name';
 import { ChatCallError, isRefusal } from './errors';
 import { reportRefusal } from './failures';
@@ -14,7 +14,7 @@ const MAX_NAME_ATTEMPTS = 20;
  * `chat.open_channel`: create `inc-<number>-<slug>`, set its topic and purpose, post the card, then
  * whatever the incident wrote meanwhile. Each step is skipped when already done, so a retried (or
  * duplicate) job continues where the last one stopped, and never makes a second channel: the channel
- * is looked for before creating and stored with a conditional update.
+ * is stored with a conditional update, and a creation whose answer was lost is adopted (below).
  */
 export async function openChannel(jc: ChatJob): Promise<void> {
   const incident = await chat.findChatIncident(jc.sql, jc.incidentId);
@@ -43,18 +43,25 @@ export async function openChannel(jc: ChatJob): Promise<void> {
     );
     channelId = channel.id;
     Object.assign(incident, { chat_channel_id: channel.id, chat_channel_name: channel.name });
+    if (channel.cardTs) await recordCard(jc, incident, channel.id, channel.cardTs);
   }
   if (incident.chat_topic === null) await setUpChannel(jc, incident, channelId);
   if (!incident.chat_card_ts && !(await postCard(jc, incident, channelId))) return;
   await flushChannel(jc, null);
 }
 
-async function createChannel(
-  jc: ChatJob,
-  incident: chat.ChatIncident,
-): Promise<{ id: string; name: string }> {
+interface CreatedChannel {
+  id: string;
+  name: string;
+  /** Set when the channel was adopted by posting the card into it. */
+  cardTs?: string;
+}
+
+async function createChannel(jc: ChatJob, incident: chat.ChatIncident): Promise<CreatedChannel> {
   for (let attempt = 1; attempt <= MAX_NAME_ATTEMPTS; attempt++) {
     const name = incidentChannelName(incident.number, incident.title, attempt);
+    const askedBefore = incident.chat_channel_creating === name;
+    await chat.markChatChannelCreating(jc.sql, incident.id, name);
     try {
       const result = await jc.call('create_channel', (client) => client.conversations.create({ name }));
       const id = result.channel?.id;
@@ -62,9 +69,40 @@ async function createChannel(
       return { id, name: result.channel?.name ?? name };
     } catch (error) {
       if (!isRefusal(error, 'name_taken')) throw error;
+      if (askedBefore) return adoptLostChannel(jc, incident, name);
     }
   }
   throw new ChatCallError('create_channel', { kind: 'refused', code: 'name_taken' });
+}
+
+/**
+ * An earlier try asked for this very name and died before recording the answer; `name_taken` now
+ * almost certainly means that try made the channel. The chat API (with the scopes Firebreak asks
+ * for) cannot look a channel up by name, but `chat.postMessage` takes a name and answers the
+ * channel's id: the card is posted there, and the channel becomes the incident's.
+ */
+async function adoptLostChannel(
+  jc: ChatJob,
+  incident: chat.ChatIncident,
+  name: string,
+): Promise<CreatedChannel> {
+  const card = renderCard(incident, jc.publicUrl);
+  const result = await jc.call('post_card', (client) =>
+    client.chat.postMessage({
+      channel: name,
+      text: card.text,
+      ...(card.blocks ? { blocks: card.blocks as Blocks } : {}),
+      unfurl_links: false,
+    }),
+  );
+  if (!result.channel || !result.ts) {
+    throw new ChatCallError('post_card', { kind: 'transient', code: 'no_ts_in_answer' });
+  }
+  jc.ctx.logger.info(
+    { incident_id: incident.id, channel_name: name },
+    'chat: adopted a channel whose creation answer was lost',
+  );
+  return { id: result.channel, name, cardTs: result.ts };
 }
 
 /** Topic (title, severity, lead) and purpose. A refusal is reported; the card still gets posted. */
@@ -90,17 +128,22 @@ async function postCard(jc: ChatJob, incident: chat.ChatIncident, channelId: str
   const card = renderCard(incident, jc.publicUrl);
   try {
     const ts = await postInChannel(jc, channelId, 'post_card', card);
-    await chat.setChatCard(jc.sql, incident.id, { ts, digest: cardDigest(card) });
-    await chat.recordCardPost(jc.sql, incident, {
-      incidentId: incident.id,
-      channelId,
-      messageTs: ts,
-      at: jc.ctx.now(),
-    });
+    await recordCard(jc, incident, channelId, ts);
     return true;
   } catch (error) {
     if (!isRefusal(error)) throw error;
     await reportRefusal(jc, error);
     return false;
   }
+}
+
+async function recordCard(jc: ChatJob, incident: chat.ChatIncident, channelId: string, ts: string) {
+  await chat.setChatCard(jc.sql, incident.id, { ts, digest: cardDigest(renderCard(incident, jc.publicUrl)) });
+  await chat.recordCardPost(jc.sql, incident, {
+    incidentId: incident.id,
+    channelId,
+    messageTs: ts,
+    at: jc.ctx.now(),
+  });
+  incident.chat_card_ts = ts;
 }

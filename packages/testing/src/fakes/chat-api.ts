@@ -63,6 +63,7 @@ export class FakeChatApi {
   private readonly outageControl = new Outage();
   private readonly rateLimits = new FaultQueue<number>();
   private readonly failures = new FaultQueue<string>();
+  private readonly lostAnswers = new FaultQueue<string>();
   private readonly hooks: HookRecorder;
   private server!: RunningServer;
 
@@ -89,7 +90,14 @@ export class FakeChatApi {
 
   async start(): Promise<this> {
     const app = new Hono();
-    app.all('/api/:method', (c) => this.handleApi(c.req.raw, c.req.param('method')));
+    app.all('/api/:method', async (c) => {
+      const method = c.req.param('method');
+      const response = await this.handleApi(c.req.raw, method);
+      if (this.lostAnswers.take(method) === undefined) return response;
+      // The call took effect; its answer never arrives (the caller sees a dropped connection).
+      (c.env as { incoming: IncomingMessage }).incoming.socket.destroy();
+      return response;
+    });
     app.post('/hooks/*', (c) => this.hooks.handle(c.req.raw));
     this.server = await listen(app.fetch, (req, res) => this.interceptOutage(req, res));
     return this;
@@ -199,6 +207,14 @@ export class FakeChatApi {
   /** The next `times` calls to `method` answer HTTP 200 `{ok: false, error}`. */
   failNext(method: string, error: string, times = 1): void {
     this.failures.add(method, error, times);
+  }
+
+  /**
+   * The next `times` calls to `method` are carried out, and then the connection drops before the
+   * answer: what a caller sees when the network (or its own process) fails mid-call.
+   */
+  loseAnswers(method: string, times = 1): void {
+    this.lostAnswers.add(method, 'lost', times);
   }
 
   /** The Web API answers 5xx or drops connections; hooks keep working. */
