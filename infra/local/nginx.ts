@@ -78,3 +78,24 @@ function accessLogPipe(prefix: string, log: LogSink): { fd: number; close: () =>
 function nginxBinary(): string {
   return process.env.NGINX_BIN ?? (existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx');
 }
+
+/**
+ * The upstream (`ingest`, `api`, `chat`) that a config like firebreak.conf sends `path` to, by nginx's
+ * location rules: an exact (`=`) location first, else the longest prefix. Undefined when nginx
+ * answers the path itself. Regex locations are refused rather than half-understood.
+ */
+export function nginxUpstreamFor(conf: string, path: string): string | undefined {
+  const locations = [...conf.matchAll(/^\s*location\s+(=|\^~|~\*?)?\s*([^\s{]+)\s*\{([^}]*)/gm)].map((m) => ({
+    modifier: m[1] ?? '',
+    path: m[2]!,
+    body: m[3]!,
+  }));
+  if (locations.some((l) => l.modifier.startsWith('~')))
+    throw new Error('regex locations are not supported here');
+  const exact = locations.find((l) => l.modifier === '=' && l.path === path);
+  const prefix = locations
+    .filter((l) => l.modifier !== '=' && !l.path.startsWith('@') && path.startsWith(l.path))
+    .sort((a, b) => b.path.length - a.path.length)[0];
+  const location = exact ?? prefix;
+  return location && /proxy_pass\s+http:\/\/firebreak_(\w+)/.exec(location.body)?.[1];
+}

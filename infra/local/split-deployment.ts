@@ -22,6 +22,16 @@ export const repoRoot = resolve(import.meta.dirname, '../..');
 export const APPS = ['ingest', 'api', 'chat', 'worker'] as const;
 export type AppName = (typeof APPS)[number];
 
+/**
+ * The command lines, the same as in the container image (infra/Dockerfile's CMD) and the Kubernetes
+ * manifests: one node process each, which receives SIGTERM itself. The migration step is what
+ * `pnpm db:migrate` runs (packages/db "migrate"), without pnpm around it.
+ */
+export const APP_COMMAND = ['node', '--import', 'tsx', 'src/main.ts'] as const;
+export const appWorkingDir = (app: AppName) => `apps/${app}`;
+export const MIGRATE_COMMAND = ['node', '--import', 'tsx', 'src/migrate-cli.ts'] as const;
+export const MIGRATE_WORKING_DIR = 'packages/db';
+
 export interface SplitDeploymentOptions {
   /** Data of PostgreSQL and Redis, generated passwords, nginx's prefix. Kept between starts. */
   dataDir?: string;
@@ -182,8 +192,9 @@ export async function startSplitDeployment(options: SplitDeploymentOptions = {})
 
 /** The same command line as the container image: `node --import tsx src/main.ts` in the app's folder. */
 function startApp(app: AppName, env: NodeJS.ProcessEnv, log: LogSink): ManagedProcess {
-  return new ManagedProcess(app, process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: join(repoRoot, 'apps', app),
+  const [, ...args] = APP_COMMAND;
+  return new ManagedProcess(app, process.execPath, args, {
+    cwd: join(repoRoot, appWorkingDir(app)),
     env,
     log,
   });
@@ -230,14 +241,11 @@ function watchForPrintedAdmin(log: LogSink): {
 
 async function runMigrations(databaseUrl: string, log: LogSink): Promise<void> {
   const env = { ...withoutOwnSettings(process.env), DATABASE_URL: databaseUrl };
-  const migrate = new ManagedProcess('migrate', 'pnpm', ['db:migrate'], {
-    cwd: repoRoot,
-    env,
-    log,
-    oneShot: true,
-  });
+  const [, ...args] = MIGRATE_COMMAND;
+  const cwd = join(repoRoot, MIGRATE_WORKING_DIR);
+  const migrate = new ManagedProcess('migrate', process.execPath, args, { cwd, env, log, oneShot: true });
   const code = await migrate.exited();
-  if (code !== 0) throw new Error(`pnpm db:migrate failed (${migrate.signal ?? `exit code ${code}`})`);
+  if (code !== 0) throw new Error(`the migrations failed (${migrate.signal ?? `exit code ${code}`})`);
 }
 
 async function stopped(child: ManagedProcess): Promise<StoppedProcess> {
