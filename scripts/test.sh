@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 
 pnpm lint || exit 1
 pnpm typecheck || exit 1
+# The browser tests (tests/e2e) load the built web UI: build it from the current sources first.
+pnpm --filter @firebreak/web build || exit 1
 rm -f test-results/vitest.json
 pnpm exec vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json "$@"
 status=$?

@@ -72,9 +72,11 @@ export function IncidentsPage() {
               <th>Title</th>
               <th>Severity</th>
               <th>Status</th>
-              <th>Commander</th>
-              <th>Opened</th>
-              <th className="num">Alerts</th>
+              <th data-narrow="hide">Commander</th>
+              <th data-narrow="hide">Opened</th>
+              <th data-narrow="hide" className="num">
+                Alerts
+              </th>
               <th className="num">MTTR</th>
             </tr>
           </thead>
@@ -96,9 +98,13 @@ export function IncidentsPage() {
                 <td>
                   <StatusBadge status={incident.status} />
                 </td>
-                <td>{incident.commander?.name ?? <span className="subtle">—</span>}</td>
-                <td title={formatDateTime(incident.created_at)}>{formatRelative(incident.created_at)}</td>
-                <td className="num">{incident.alert_count}</td>
+                <td data-narrow="hide">{incident.commander?.name ?? <span className="subtle">—</span>}</td>
+                <td data-narrow="hide" title={formatDateTime(incident.created_at)}>
+                  {formatRelative(incident.created_at)}
+                </td>
+                <td data-narrow="hide" className="num">
+                  {incident.alert_count}
+                </td>
                 <td className="num">
                   {incident.mttr_seconds === null ? '—' : formatDuration(incident.mttr_seconds)}
                 </td>

@@ -21,7 +21,7 @@ export function NoteForm({ incidentId }: { incidentId: string }) {
     add.mutate();
   };
   return (
-    <form className="card form" onSubmit={submit} aria-label="Add a note">
+    <form className="card form" onSubmit={submit} aria-label="Notes">
       <label>
         Add a note
         <textarea
