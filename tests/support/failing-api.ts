@@ -6,6 +6,7 @@ import { createRuntime, type Runtime } from '@firebreak/runtime';
 import { bodyOf, captureLogs, createTestRedisPrefix, type LogCapture } from '@firebreak/testing';
 
 export interface FailingApi {
+  app: ReturnType<typeof createApp>;
   runtime: Runtime;
   logs: LogCapture;
   ready(): Promise<{ status: number; body: Record<string, unknown> }>;
@@ -37,6 +38,7 @@ export async function startFailingApi(
     await new Promise((resolve) => runtime.redis.once('ready', resolve));
   }
   return {
+    app,
     runtime,
     logs,
     ready: async () => {
