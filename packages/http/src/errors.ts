@@ -34,6 +34,9 @@ export function handleError(error: unknown, c: Context<AppEnv>, failures?: Failu
   } else if (appError.code === 'database_unavailable' && isDatabaseUnavailable(error)) {
     failures?.failed('database', describeDatabaseFailure(error));
   }
+  // The rest of a body too large was never read: this connection cannot carry another request
+  // (a client reusing it saw its next request cut off). Close it, as nginx does on 413.
+  if (appError.code === 'payload_too_large') c.header('Connection', 'close');
   // 429 and 503 say when to come back.
   if (typeof appError.details === 'object' && appError.details) {
     const retryAfter = (appError.details as { retry_after_seconds?: number }).retry_after_seconds;

@@ -20,11 +20,14 @@ describe('parseJson', () => {
     });
   });
 
-  it('accepts nesting up to the limit and refuses one level more as invalid_json', () => {
+  it('accepts nesting up to the limit and refuses one level more as validation_failed', () => {
     const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
     expect(() => parseJson(nested(MAX_JSON_DEPTH))).not.toThrow();
-    expect(refusal(nested(MAX_JSON_DEPTH + 1)).code).toBe('invalid_json');
-    expect(refusal(nested(100_000)).code).toBe('invalid_json');
+    expect(refusal(nested(MAX_JSON_DEPTH + 1))).toEqual({
+      code: 'validation_failed',
+      details: [{ path: '', message: `Nested deeper than ${MAX_JSON_DEPTH} levels.` }],
+    });
+    expect(refusal(nested(100_000)).code).toBe('validation_failed');
   });
 
   it('refuses a NUL character in a value or a key, naming where', () => {

@@ -7,13 +7,15 @@ import { AppError, formatIssuePath } from '@firebreak/schema';
 export const MAX_JSON_DEPTH = 64;
 
 /**
- * JSON from a request body: 400 `invalid_json` for bad syntax or nesting deeper than
- * `MAX_JSON_DEPTH`; 400 `validation_failed` for text holding a NUL character (`\u0000`), which
- * PostgreSQL cannot store — refused here, before anything is written.
+ * JSON from a request body: 400 `invalid_json` for bad syntax; 400 `validation_failed` for JSON no
+ * request of ours can be — nested deeper than `MAX_JSON_DEPTH`, or text holding a NUL character
+ * (`\u0000`, which PostgreSQL cannot store) — refused here, before anything runs or is written.
  */
 export function parseJson(raw: string): unknown {
   if (nestedDeeperThan(raw, MAX_JSON_DEPTH)) {
-    throw new AppError('invalid_json', `The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
+    throw new AppError('validation_failed', 'The request is not valid.', [
+      { path: '', message: `Nested deeper than ${MAX_JSON_DEPTH} levels.` },
+    ]);
   }
   let value: unknown;
   try {
