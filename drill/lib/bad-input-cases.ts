@@ -61,7 +61,12 @@ export function unsignedCases(): BadInputCase[] {
     ),
     webhook('labels nested 1 000 deep', alerts(alert({ labels: nested(1000) })), 400, 'validation_failed'),
     // Valid JSON no request can be: refused before parsing goes deep (http/src/json.ts, 64 levels).
-    webhook('JSON nested 100 000 deep', `${'['.repeat(100_000)}${']'.repeat(100_000)}`, 400, 'validation_failed'),
+    webhook(
+      'JSON nested 100 000 deep',
+      `${'['.repeat(100_000)}${']'.repeat(100_000)}`,
+      400,
+      'validation_failed',
+    ),
     webhook(
       '10 000 labels',
       alerts(
