@@ -5,7 +5,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ingressServiceFor, loadManifests, type Manifest } from '../infra/kubernetes/manifests';
-import { nginxUpstreamFor, SHIPPED_NGINX_CONF } from '../infra/local/nginx';
 import {
   APP_COMMAND,
   APPS,
@@ -13,7 +12,8 @@ import {
   MIGRATE_COMMAND,
   MIGRATE_WORKING_DIR,
   repoRoot,
-} from '../infra/local/split-deployment';
+} from '../infra/local/apps';
+import { nginxUpstreamFor, SHIPPED_NGINX_CONF } from '../infra/local/nginx';
 
 const manifests = loadManifests();
 const SECRET_NAMES = [

@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bodyOf, type FakeChatApi, startFakeChatApi, waitFor } from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../infra/local/split-deployment';
+import { repoRoot } from '../infra/local/apps';
+import { SENTINEL_MASTER, withRedis } from '../infra/local/redis';
 import { startTestSplitDeployment, type TestSplitDeployment } from './support/split-deployment';
 
 let chatApi: FakeChatApi;
@@ -19,7 +20,8 @@ beforeAll(async () => {
   deployment = await startTestSplitDeployment({
     appEnv: { CHAT_BOT_TOKEN: chatApi.botToken, CHAT_API_URL: chatApi.url },
   });
-});
+  // Four apps compiling TypeScript at start on a busy 2-core CI machine.
+}, 240_000);
 afterAll(async () => {
   if (deployment && !stopped) await deployment.stop();
   deployment?.removeData();
@@ -50,6 +52,24 @@ describe('the split deployment behind nginx', () => {
     expect(answeredBy('split-health-1')).toEqual([]);
   });
 
+  it('keeps the store durable: AOF on primary and replica, the replica in sync, Sentinel naming the primary', async () => {
+    const { ports, password } = deployment.store;
+    for (const port of [ports.primary, ports.replica]) {
+      expect(await withRedis(port, password, (r) => r.config('GET', 'appendonly'))).toEqual([
+        'appendonly',
+        'yes',
+      ]);
+    }
+    const replication = await withRedis(ports.replica, password, (r) => r.info('replication'));
+    expect(replication).toContain('role:slave');
+    expect(replication).toContain(`master_port:${ports.primary}`);
+    expect(replication).toContain('master_link_status:up');
+    const named = await withRedis(ports.sentinels[0]!, password, (r) =>
+      r.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', SENTINEL_MASTER),
+    );
+    expect(named).toEqual(['127.0.0.1', String(ports.primary)]);
+  });
+
   it('lets the first admin, whose login was printed at start, log in', async () => {
     expect(deployment.admin?.email).toBe('admin@localhost');
     const login = await fetch(url('/api/v1/auth/login'), {
@@ -63,7 +83,9 @@ describe('the split deployment behind nginx', () => {
     token = body.token;
   });
 
-  it('turns a webhook alert into an incident with a chat channel, and acknowledges it through the API', async () => {
+  it('turns a webhook alert into an incident with a chat channel, and acknowledges it through the API', {
+    timeout: 60_000,
+  }, async () => {
     const sent = await fetch(url('/api/v1/webhooks/generic'), {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-request-id': 'split-alert-1' },
@@ -139,7 +161,7 @@ describe('the split deployment behind nginx', () => {
     expect(await page.text()).toBe(readFileSync(join(repoRoot, 'apps/web/dist/index.html'), 'utf8'));
   });
 
-  it('stops in reverse order, every process exiting cleanly', async () => {
+  it('stops in reverse order, every process exiting cleanly', { timeout: 120_000 }, async () => {
     stopped = true;
     const report = await deployment.stop();
     expect(report.map((p) => p.name)).toEqual([

@@ -12,6 +12,8 @@ export interface StoreNodes {
   replica: ManagedProcess;
   sentinels: ManagedProcess[];
   ports: { primary: number; replica: number; sentinels: number[] };
+  /** The one password of the data nodes and the Sentinels (KV_PASSWORD). */
+  password: string;
 }
 
 interface StoreOptions {
@@ -59,7 +61,7 @@ export async function startStore(options: StoreOptions): Promise<StoreNodes> {
         { abortIf: () => (sentinel.running ? undefined : `${sentinel.name} exited`) },
       );
     }
-    return { primary, replica, sentinels, ports };
+    return { primary, replica, sentinels, ports, password };
   } catch (error) {
     for (const node of started.reverse()) await node.stop(5_000);
     throw error;
