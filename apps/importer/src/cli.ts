@@ -6,6 +6,8 @@
 export interface CliIo {
   out: (text: string) => void;
   err: (text: string) => void;
+  /** stderr is a terminal (progress is shown there, never in pipes or files). */
+  errIsTerminal?: boolean;
 }
 
 export interface CliCommand {

@@ -13,6 +13,8 @@ import {
   type TestDatabase,
 } from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './cli';
+import { oncallCommand } from './oncall-command';
 
 const run = promisify(execFile);
 const bin = resolve(import.meta.dirname, '../bin/firebreak-import.mjs');
@@ -92,6 +94,38 @@ describe('firebreak-import oncall', () => {
       escalation_policies: { created: 0, skipped: 2 },
     });
     expect(await count('users')).toBe(6);
+  });
+
+  it('shows pages read per resource on a terminal, and nothing of it with --json', async () => {
+    const runInProcess = async (extra: string[]) => {
+      let out = '';
+      let err = '';
+      const io = {
+        out: (t: string) => void (out += t),
+        err: (t: string) => void (err += t),
+        errIsTerminal: true,
+      };
+      const code = await runCli(
+        ['oncall', '--url', oncall.url, '--token', TOKEN, '--dry-run', ...extra],
+        [oncallCommand({ DATABASE_URL: db.url })],
+        io,
+      );
+      return { code, out, err };
+    };
+    const table = await runInProcess([]);
+    expect(table.code).toBe(0);
+    // Six users at three per page: the line rewrites itself per page and ends with the total.
+    const usersLine = table.err.split('\n').find((line) => line.includes('Reading users'));
+    expect(usersLine?.split('\r\u001b[2K').filter(Boolean)).toEqual([
+      'Reading users: 1 page, 3 read',
+      'Reading users: 2 pages, 6 read',
+    ]);
+    expect(table.err).toContain('Reading escalation_policies: 3 pages, 8 read');
+
+    const json = await runInProcess(['--json']);
+    expect(json.code).toBe(0);
+    expect(json.err).toBe('');
+    expect(JSON.parse(json.out).dry_run).toBe(true);
   });
 
   it('exits 1 with a clear message when OnCall refuses the token; --json also prints the error', async () => {

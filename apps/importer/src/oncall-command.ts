@@ -6,6 +6,7 @@ import { AppError, ImportOnCallInput } from '@firebreak/schema';
 import { importFromOnCall } from '@firebreak/services';
 import type { CliCommand, CliIo } from './cli';
 import { renderOnCallReport } from './oncall-report';
+import { createProgressLine } from './progress';
 
 /**
  * `firebreak-import oncall --url <u> --token <t> [--dry-run] [--json]` (CONTRACT.md §11): the same
@@ -49,16 +50,20 @@ async function runOnCall(args: string[], io: CliIo, env: Env): Promise<number> {
     destination: { write: (line: string) => io.err(line) },
   });
   const sql = createSql(database.url, { max: 2, applicationName: 'firebreak-import' });
+  const progress = io.errIsTerminal && !options.json ? createProgressLine(io.err) : undefined;
   try {
     // Like every Firebreak process at start; a dry run changes nothing, not even the schema.
     if (!options.input.dry_run) await migrate(sql);
     const answer = await importFromOnCall(
       { sql, logger, now: () => new Date() },
       { url: options.input.url, apiToken: options.input.api_token, dryRun: options.input.dry_run },
+      progress ? { onProgress: (p) => progress.report(p) } : {},
     );
+    progress?.finish();
     io.out(options.json ? `${JSON.stringify(answer, null, 2)}\n` : renderOnCallReport(answer));
     return 0;
   } catch (error) {
+    progress?.finish();
     reportFailure(error, io, options.json);
     return 1;
   } finally {

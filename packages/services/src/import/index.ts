@@ -4,6 +4,11 @@ export {
   importFromOnCall,
   type OnCallClientSettings,
 } from './import-from-oncall';
-export { createOnCallClient, type OnCallClient, type OnCallClientOptions } from './oncall-client';
+export {
+  createOnCallClient,
+  type OnCallClient,
+  type OnCallClientOptions,
+  type OnCallProgress,
+} from './oncall-client';
 export { setupPassword } from './setup-password';
 export { SETUP_TOKEN_TTL_MS } from './setup-tokens';

@@ -30,7 +30,14 @@ export interface OnCallClientOptions {
   sleep?: (ms: number) => Promise<void>;
   /** `perpage`: OnCall allows more than its defaults (100 users, 50 others); fewer requests, less throttling. */
   pageSize?: number;
+  /** Told after each page read (the CLI's progress on a terminal). */
+  onProgress?: (progress: OnCallProgress) => void;
 }
+
+/** A page of `resource` was read (`items` so far), or OnCall asked us to wait `waitSeconds`. */
+export type OnCallProgress =
+  | { kind: 'page'; resource: string; page: number; items: number }
+  | { kind: 'throttled'; resource: string; waitSeconds: number };
 
 export interface OnCallClient {
   /** Every item of `/api/v1/<resource>/`, in the API's order. */
@@ -69,6 +76,7 @@ export function createOnCallClient(options: OnCallClientOptions): OnCallClient {
           if (attempt >= settings.maxThrottleRetries || wait > settings.maxRetryAfterSeconds) {
             throw stillThrottled(path, wait);
           }
+          options.onProgress?.({ kind: 'throttled', resource: resourceOf(path), waitSeconds: wait });
           await sleep(wait * 1000);
           continue;
         }
@@ -88,6 +96,7 @@ export function createOnCallClient(options: OnCallClientOptions): OnCallClient {
         const body = OnCallPage.safeParse(await getJson(path, `page=${page}&perpage=${settings.pageSize}`));
         if (!body.success) throw notOnCall(path, 'answered JSON without `results` and `next`');
         items.push(...body.data.results);
+        options.onProgress?.({ kind: 'page', resource, page: count + 1, items: items.length });
         if (body.data.next === null) return items;
         // The page number, not the link: `next` is built from OnCall's BASE_URL, which may not be the
         // address this service reaches it at.
@@ -160,4 +169,9 @@ function pageOf(link: string): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** `/api/v1/users/` → `users`. */
+function resourceOf(path: string): string {
+  return path.split('/').filter(Boolean).at(-1) ?? path;
 }
