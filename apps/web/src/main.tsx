@@ -9,9 +9,13 @@ import './styles.css';
 const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
-      // A 4xx will not mend itself by asking again; a network blip or 5xx may.
+      // A 4xx will not mend itself by asking again, nor will a database outage (the banner says so and
+      // polling picks the data up when it is back); a network blip or another 5xx may.
       retry: (failures, error) =>
-        !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failures < 2,
+        !(
+          error instanceof ApiError &&
+          ((error.status >= 400 && error.status < 500) || error.code === 'database_unavailable')
+        ) && failures < 2,
       refetchOnWindowFocus: true,
     },
   },
