@@ -98,19 +98,15 @@ describe('firebreak-import oncall', () => {
 
   it('shows pages read per resource on a terminal, and nothing of it with --json', async () => {
     const runInProcess = async (extra: string[]) => {
-      let out = '';
-      let err = '';
-      const io = {
-        out: (t: string) => void (out += t),
-        err: (t: string) => void (err += t),
-        errIsTerminal: true,
-      };
+      const out: string[] = [];
+      const err: string[] = [];
+      const io = { out: (t: string) => out.push(t), err: (t: string) => err.push(t), errIsTerminal: true };
       const code = await runCli(
         ['oncall', '--url', oncall.url, '--token', TOKEN, '--dry-run', ...extra],
         [oncallCommand({ DATABASE_URL: db.url })],
         io,
       );
-      return { code, out, err };
+      return { code, out: out.join(''), err: err.join('') };
     };
     const table = await runInProcess([]);
     expect(table.code).toBe(0);
