@@ -10,6 +10,7 @@ import { chatLatency } from './suites/chat-latency';
 import { escalationSkew } from './suites/escalation';
 import { incidentList } from './suites/incident-list';
 import { intake } from './suites/intake';
+import { pnpmStartMemory } from './suites/memory';
 
 const benchmarks: Benchmark[] = [apiBaseline, intake, incidentList, escalationSkew, chatLatency];
 
@@ -17,7 +18,7 @@ const env = await startEnvironment();
 const results: BenchResult[] = [];
 try {
   results.push({
-    name: 'server RSS, idle after start',
+    name: 'bundle RSS, idle after start',
     value: rssMegabytes(env.serverPid),
     unit: 'MiB',
     target: { op: '<=', value: 300 },
@@ -26,10 +27,12 @@ try {
     process.stderr.write(`running ${benchmark.name}…\n`);
     results.push(...(await benchmark.run(env)));
   }
-  results.push({ name: 'server RSS after the load', value: rssMegabytes(env.serverPid), unit: 'MiB' });
+  results.push({ name: 'bundle RSS after the load', value: rssMegabytes(env.serverPid), unit: 'MiB' });
 } finally {
   await env.stop();
 }
+process.stderr.write('running pnpm-start memory…\n');
+results.push(...(await pnpmStartMemory()));
 console.log('');
 printTable(results);
 const file = writeJson(resolve(import.meta.dirname, 'results'), results, {

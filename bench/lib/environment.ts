@@ -1,4 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { getFreePort, PrivatePostgres, PrivateRedis, waitFor } from '@firebreak/testing';
 import postgres from 'postgres';
@@ -15,6 +16,11 @@ export interface RunningEnvironment extends BenchEnvironment {
 export interface EnvironmentOptions {
   /** More environment for the server, e.g. `CHAT_BOT_TOKEN` and `CHAT_API_URL` of a fake chat API. */
   env?: Record<string, string>;
+  /**
+   * `bundle`: the production build under plain node (throughput numbers). `pnpm-start`: exactly what
+   * `pnpm start` runs (tsx on the sources), for its memory.
+   */
+  command?: 'bundle' | 'pnpm-start';
 }
 
 // One build per `pnpm bench`, however many environments its suites start.
@@ -25,8 +31,9 @@ let built = false;
  * `pnpm start` on them, in its own process so that load generation does not share its CPU time.
  */
 export async function startEnvironment(options: EnvironmentOptions = {}): Promise<RunningEnvironment> {
-  if (!built) execFileSync('pnpm', ['build'], { cwd: repoRoot, stdio: 'inherit' });
-  built = true;
+  const fromSources = options.command === 'pnpm-start';
+  if (!built && !fromSources) execFileSync('pnpm', ['build'], { cwd: repoRoot, stdio: 'inherit' });
+  built ||= !fromSources;
   const [pg, redis] = await Promise.all([
     PrivatePostgres.start({ postgresFlags: ['-c', 'max_connections=200'] }),
     PrivateRedis.start({ appendOnly: true }),
@@ -37,7 +44,10 @@ export async function startEnvironment(options: EnvironmentOptions = {}): Promis
   const databaseUrl = pg.url('firebreak_bench');
 
   const port = await getFreePort();
-  const server: ChildProcess = spawn('node', ['apps/server/dist/main.js'], {
+  const [command, args] = fromSources
+    ? [resolve(repoRoot, 'node_modules/.bin/tsx'), ['apps/server/src/main.ts']]
+    : ['node', ['apps/server/dist/main.js']];
+  const server: ChildProcess = spawn(command, args, {
     cwd: repoRoot,
     env: {
       ...process.env,
@@ -84,9 +94,17 @@ export async function startEnvironment(options: EnvironmentOptions = {}): Promis
 
 /** Resident set size of a process, from /proc (Linux). */
 export function rssMegabytes(pid: number): number {
-  const status = execFileSync('cat', [`/proc/${pid}/status`], { encoding: 'utf8' });
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return kb / 1024;
+}
+
+/** The process and all its descendants (tsx runs the service in a child node process). */
+export function treeRssMegabytes(pid: number): number {
+  const children = readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+    readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+  );
+  return rssMegabytes(pid) + children.reduce((sum, child) => sum + treeRssMegabytes(child), 0);
 }
 
 /**
