@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import type { AppEnv } from '@firebreak/http';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Context, Hono } from 'hono';
@@ -38,29 +38,26 @@ const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Firebreak</title>
  */
 export function addWebUi(app: Hono<AppEnv>, webRoot: string): void {
   const indexFile = join(webRoot, 'index.html');
-  const files = serveStatic({
-    root: webRoot,
-    onFound: (path, c) => {
-      if (path.includes(`${sep}assets${sep}`)) c.header('Cache-Control', HASHED);
-      else for (const [name, value] of Object.entries(PAGE_HEADERS)) c.header(name, value);
-    },
-  });
-  const index = serveStatic({
-    root: webRoot,
-    path: 'index.html',
-    onFound: (_path, c) => {
-      for (const [name, value] of Object.entries(PAGE_HEADERS)) c.header(name, value);
-    },
-  });
+  const files = serveStatic({ root: webRoot });
+  const index = serveStatic({ root: webRoot, path: 'index.html' });
   const nothing = async () => {};
+  // serveStatic builds its Response before any callback runs, so the headers go on the answer itself.
+  const withHeaders = (response: Response, headers: Record<string, string>) => {
+    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+    return response;
+  };
 
   app.get('*', async (c: Context<AppEnv>, next) => {
     if (isServicePath(c.req.path)) return next();
     if (!existsSync(indexFile)) return c.html(NOT_BUILT, 503, { 'Cache-Control': NOT_CACHED });
     const file = await files(c, nothing);
-    if (file) return file;
+    if (file) {
+      const hashed = c.req.path.startsWith('/assets/');
+      return withHeaders(file, hashed ? { 'Cache-Control': HASHED } : PAGE_HEADERS);
+    }
     // A missing hashed file is an old build's: answering index.html there would break as a script.
     if (c.req.path.startsWith('/assets/')) return next();
-    return (await index(c, nothing)) ?? next();
+    const page = await index(c, nothing);
+    return page ? withHeaders(page, PAGE_HEADERS) : next();
   });
 }
