@@ -1,6 +1,7 @@
-import { type AppEnv, isApiPath } from '@firebreak/http';
+import { type AppEnv, isApiPath, SESSION_COOKIE } from '@firebreak/http';
 import { AppError } from '@firebreak/schema';
 import type { MiddlewareHandler } from 'hono';
+import { getCookie } from 'hono/cookie';
 import { csrf } from 'hono/csrf';
 import { HTTPException } from 'hono/http-exception';
 
@@ -10,7 +11,8 @@ import { HTTPException } from 'hono/http-exception';
  * SameSite=Lax; but a few writes take no body (logout, summary, post-mortem, chat test), and a sibling
  * subdomain counts as same-site. So a cookie-authenticated unsafe request with a form-like content type
  * must come from our own origin (or PUBLIC_URL's, behind a TLS-terminating proxy). Requests that carry
- * `Authorization` are scripts and API keys, which a browser never attaches on its own: not checked.
+ * `Authorization` are scripts and API keys, which a browser never attaches on its own, and requests
+ * without the session cookie carry nothing to forge: neither is checked.
  */
 export function createCsrfGuard(publicUrl: string | undefined): MiddlewareHandler<AppEnv> {
   const publicOrigin = publicUrl ? new URL(publicUrl).origin : undefined;
@@ -18,7 +20,9 @@ export function createCsrfGuard(publicUrl: string | undefined): MiddlewareHandle
     origin: (origin, c) => origin === new URL(c.req.url).origin || origin === publicOrigin,
   });
   return async (c, next) => {
-    if (!isApiPath(c.req.path) || c.req.header('authorization')) return next();
+    if (!isApiPath(c.req.path) || c.req.header('authorization') || !getCookie(c, SESSION_COOKIE)) {
+      return next();
+    }
     let allowed = false;
     try {
       await check(c, async () => {
