@@ -80,6 +80,6 @@ export function watchForPrintedAdmin(log: LogSink): {
 
 /** Settings this script decides must not leak in from the caller's shell (a REDIS_URL, a *_FILE). */
 export function withoutOwnSettings(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const own = /^(PORT|DATABASE_URL|REDIS_URL|KV_PASSWORD|KV_SENTINEL_\w+|BOOTSTRAP_ADMIN_\w+)(_FILE)?$/;
+  const own = /^(PORT|HOST|DATABASE_URL|REDIS_URL|KV_PASSWORD|KV_SENTINEL_\w+|BOOTSTRAP_ADMIN_\w+)(_FILE)?$/;
   return Object.fromEntries(Object.entries(env).filter(([name]) => !own.test(name)));
 }

@@ -135,6 +135,8 @@ export async function startSplitDeployment(options: SplitDeploymentOptions = {})
       KV_SENTINEL_MASTER: SENTINEL_MASTER,
       KV_PASSWORD: secrets.redis.value,
       TRUST_PROXY: 'true',
+      // Loopback only: the apps are reached through nginx, never around it.
+      HOST: '127.0.0.1',
       PUBLIC_URL: url,
       DB_MAX_OPEN_CONNS: '10',
       ...options.appEnv,

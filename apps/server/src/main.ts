@@ -57,7 +57,7 @@ try {
   // apps/web/dist, from src/ (tsx) and from dist/ (the bundle) alike.
   const webRoot = resolve(import.meta.dirname, '../../web/dist');
   const app = createServerApp({ ctx: runtime.ctx, ready: runtime.ready, config, webRoot });
-  const server = await startServer(app, config.port ?? 8080, logger);
+  const server = await startServer(app, config.port ?? 8080, logger, config.host);
   shutdown.add('http server', () => server.close());
 
   const storeNote = store.mode === 'degraded' ? ' (degraded: no Redis, background work waits)' : '';

@@ -4,6 +4,8 @@ import { type Env, resolveSecretFiles } from './secrets';
 export interface Config {
   /** Undefined means "the app's own default" (CONTRACT.md §1). */
   port: number | undefined;
+  /** Listen address (`HOST`, default every interface). */
+  host: string;
   publicUrl: string | undefined;
   databaseUrl: string | undefined;
   dbMaxOpenConns: number;
@@ -61,6 +63,7 @@ export function loadConfig(rawEnv: Env = process.env): Config {
   const e = parsed.data;
   return {
     port: e.PORT,
+    host: e.HOST,
     publicUrl: e.PUBLIC_URL,
     databaseUrl: e.DATABASE_URL,
     dbMaxOpenConns: e.DB_MAX_OPEN_CONNS,

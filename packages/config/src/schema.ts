@@ -52,6 +52,9 @@ const regex = z.preprocess(
 /** CONTRACT.md §2, one entry per environment variable. */
 export const EnvSchema = z.object({
   PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).optional()),
+  // Every interface by default (containers); 127.0.0.1 behind a reverse proxy on the same host, so
+  // the apps cannot be reached around it.
+  HOST: z.preprocess(emptyAsUndefined, z.string().min(1).default('0.0.0.0')),
   PUBLIC_URL: optionalUrl,
   DATABASE_URL: z.preprocess(
     emptyAsUndefined,

@@ -42,7 +42,7 @@ export async function runApp(options: RunAppOptions): Promise<void> {
   database.done.catch(refuse);
   shutdown.add('database preparation', async () => database.stop());
   const app = await options.build(runtime, shutdown);
-  const server = await startServer(app, config.port ?? options.defaultPort, runtime.logger);
+  const server = await startServer(app, config.port ?? options.defaultPort, runtime.logger, config.host);
   shutdown.add('http server', () => server.close());
   runtime.logger.info({ url: server.url }, `${options.name} listening`);
 }
