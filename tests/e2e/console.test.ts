@@ -155,6 +155,11 @@ describe('the operator console', () => {
       .locator('[data-entry-type="status_changed"]', { hasText: 'acknowledged → resolved — time to resolve' })
       .waitFor();
     expect(await page.getByRole('button', { name: 'Resolve' }).count()).toBe(0);
+    // The timeline is sealed: nothing is offered that the API would refuse.
+    await page.getByText('This incident is resolved; its timeline is closed for changes.').waitFor();
+    expect(await page.getByLabel('Severity').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Add note' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Make me commander' }).count()).toBe(0);
 
     const types = (await json('GET', `/api/v1/incidents/${number}/timeline`)).entries.map(
       (e: { type: string }) => e.type,

@@ -12,7 +12,17 @@ export function IncidentActions({ incident }: { incident: Incident }) {
   if (!canWrite(me.data, 'member')) {
     return <p className="subtle small">You have read-only access ({me.data?.role}).</p>;
   }
-  const open = incident.status !== 'resolved';
+  if (incident.status === 'resolved') {
+    // The API seals a resolved incident's timeline (409 for notes, severity and commander):
+    // offer nothing that would be refused.
+    return (
+      <section className="card" aria-label="Actions">
+        <p className="subtle" style={{ margin: 0 }}>
+          This incident is resolved; its timeline is closed for changes.
+        </p>
+      </section>
+    );
+  }
   return (
     <section className="card stack" aria-label="Actions">
       <div className="actions">
@@ -26,17 +36,13 @@ export function IncidentActions({ incident }: { incident: Incident }) {
             Acknowledge
           </button>
         ) : null}
-        {open ? (
-          <button
-            type="button"
-            disabled={change.isPending}
-            onClick={() => change.mutate({ status: 'resolved' })}
-          >
-            Resolve
-          </button>
-        ) : (
-          <span className="subtle">Resolved incidents are closed for changes of status.</span>
-        )}
+        <button
+          type="button"
+          disabled={change.isPending}
+          onClick={() => change.mutate({ status: 'resolved' })}
+        >
+          Resolve
+        </button>
         <label className="inline">
           Severity
           <select

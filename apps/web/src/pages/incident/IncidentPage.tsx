@@ -60,7 +60,7 @@ export function IncidentPage() {
               </p>
             </section>
           ) : null}
-          <NoteForm incidentId={data.id} />
+          {data.status === 'resolved' ? null : <NoteForm incidentId={data.id} />}
           <Timeline incidentId={data.id} />
         </div>
         <div className="stack">
