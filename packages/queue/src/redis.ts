@@ -83,7 +83,8 @@ function watchConnection(client: Redis, role: RedisRole, report: Logger | Failur
   client.on('error', (error: Error) => {
     // A command refused because the connection is gone: the connection's own error says why.
     if (isConsequenceOfLostConnection(error)) return;
-    if (!isDroppedConnection(error)) {
+    // Behind Sentinel the address of the moment is not in the options: no second guess there.
+    if (!isDroppedConnection(error) || client.options.sentinels?.length) {
       reportFailure(describeRedisFailure(error));
       return;
     }
