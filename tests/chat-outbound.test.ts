@@ -189,7 +189,12 @@ describe('posting the timeline', () => {
       what: 'suffixed rename',
       timeoutMs: 20_000,
     });
-    const row = await chat.findChatIncident(h.runtime.sql, incident.id);
-    expect(row?.chat_channel_name).toBe(`resolved-${original}-2`);
+    // The job records the new name once the chat service has answered: a moment after the fake renamed.
+    await waitFor(
+      async () =>
+        (await chat.findChatIncident(h!.runtime.sql, incident.id))?.chat_channel_name ===
+        `resolved-${original}-2`,
+      { what: 'the new name recorded' },
+    );
   });
 });
