@@ -1,28 +1,23 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { api } from '../lib/api';
 import { formatDateTime, formatRelative } from '../lib/format';
 import { LIVE_INTERVAL_MS } from '../lib/live';
+import { useUrlFilters } from '../lib/url-filters';
 
 // The built-in sources; a generic webhook alert carries whatever `source` its sender gave.
 const knownSources = ['metrics-alertmanager', 'dashboard-alerting', 'cloud-monitor'];
 
 export function AlertsPage() {
-  const [params, setParams] = useSearchParams();
-  const status = params.get('status') ?? '';
-  const source = params.get('source') ?? '';
+  const { filter, setFilter } = useUrlFilters();
+  const status = filter('status');
+  const source = filter('source');
   const alerts = useQuery({
     queryKey: ['alerts', { status, source }],
     queryFn: () => api.alerts({ status, source }),
     refetchInterval: LIVE_INTERVAL_MS,
   });
-  const setFilter = (key: string, value: string) => {
-    const next = new URLSearchParams(params);
-    if (value) next.set(key, value);
-    else next.delete(key);
-    setParams(next, { replace: true });
-  };
   return (
     <>
       <div className="page-head">

@@ -1,7 +1,7 @@
 import type { IncidentSeverity, IncidentStatus } from '@firebreak/schema';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { SeverityBadge, StatusBadge } from '../components/Badges';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { api } from '../lib/api';
@@ -9,13 +9,14 @@ import { formatDateTime, formatDuration, formatRelative } from '../lib/format';
 import { severities, severityLabel } from '../lib/labels';
 import { LIVE_INTERVAL_MS } from '../lib/live';
 import { canWrite, useMe } from '../lib/session';
+import { useUrlFilters } from '../lib/url-filters';
 import { NewIncidentForm } from './NewIncidentForm';
 import { StatusTabs } from './StatusTabs';
 
 export function IncidentsPage() {
-  const [params, setParams] = useSearchParams();
-  const status = (params.get('status') ?? '') as IncidentStatus | '';
-  const severity = (params.get('severity') ?? '') as IncidentSeverity | '';
+  const { filter, setFilter } = useUrlFilters();
+  const status = filter('status') as IncidentStatus | '';
+  const severity = filter('severity') as IncidentSeverity | '';
   const me = useMe();
   const [creating, setCreating] = useState(false);
   const list = useQuery({
@@ -23,13 +24,6 @@ export function IncidentsPage() {
     queryFn: () => api.incidents({ status, severity, limit: 100 }),
     refetchInterval: LIVE_INTERVAL_MS,
   });
-
-  const setFilter = (key: 'status' | 'severity', value: string) => {
-    const next = new URLSearchParams(params);
-    if (value) next.set(key, value);
-    else next.delete(key);
-    setParams(next, { replace: true });
-  };
 
   return (
     <>
