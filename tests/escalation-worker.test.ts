@@ -103,6 +103,8 @@ describe('escalation worker', () => {
       timeoutMs: 30_000,
       what: 'both tiers',
     });
+    // The tier-2 notice's outbox row commits with the step, then waits for the relay's next pass.
+    await waitFor(async () => (await pendingOutbox(runtime!)) === 0, { what: 'relay of the tier-2 notice' });
     const depths = await worker.queues.depths();
     expect(depths.chat.waiting).toBeGreaterThanOrEqual(3);
     expect(runtime.logs.messages()).toContain('outbox relay: waiting for the queue');
