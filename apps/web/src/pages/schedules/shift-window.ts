@@ -1,4 +1,4 @@
-import { upcomingShifts } from '@firebreak/domain';
+import { upcomingShifts } from '@firebreak/domain/browser';
 import type { Schedule } from '@firebreak/schema';
 
 /**

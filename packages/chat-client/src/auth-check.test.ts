@@ -1,6 +1,6 @@
 import { type FakeChatApi, startFakeChatApi } from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChatAuthCheck } from './auth-test';
+import { createChatAuthCheck } from './auth-check';
 
 let fake: FakeChatApi;
 beforeAll(async () => {

@@ -2,10 +2,12 @@ import type { Config } from '@firebreak/config';
 import { LogLevel, WebClient } from '@slack/web-api';
 
 /**
- * The one place the chat Web API client is made (and the only user of @slack/web-api in the repo).
+ * The one place the chat Web API client is made. It lives in a package, not in apps/chat, because the
+ * API checks the bot token too (Settings → Chat) and an app must not import another app; the lint
+ * keeps @slack/web-api inside this package and apps/chat.
  * The client itself never retries or waits out rate limits: BullMQ owns retries (a job that waits
  * inside a client would hold its lock for minutes), and a 429 surfaces as an error carrying
- * `retryAfter`, so the job can be re-scheduled for exactly then (reference §8).
+ * `retryAfter`, so the job can be re-scheduled for exactly then.
  */
 export function createChatClient(chat: Config['chat']): WebClient | undefined {
   if (!chat.botToken) return undefined;

@@ -1,7 +1,7 @@
 import type { Config } from '@firebreak/config';
 import type { ChatAuthTest } from '@firebreak/services';
 import type { WebClient } from '@slack/web-api';
-import { chatErrorCode, createChatClient } from '../slack-client';
+import { chatErrorCode, createChatClient } from './client';
 
 export interface ChatAuthCheck {
   /** Settings view: the last answer if under a minute old, else a fresh one. Null when chat is off. */
@@ -18,7 +18,7 @@ export interface ChatAuthCheckOptions {
 }
 
 /**
- * The bot token checked with `auth.test` (spec §5.3) for Settings → Chat. Answers are kept a minute so
+ * The bot token checked with the chat service's `auth.test` for Settings → Chat. Answers are kept a minute so
  * that opening the settings page does not call the chat service each time, and a slow chat service
  * holds the page up for at most `viewWaitMs` (its answer is still kept when it comes). The token is
  * never part of an answer: only the chat service's verdict and whom the token belongs to.
@@ -70,7 +70,7 @@ async function authTest(client: WebClient): Promise<ChatAuthTest> {
   }
 }
 
-/** No chat error code: say how the call failed (the SDK's error classes, slack-contract.md §8). */
+/** No chat error code: say how the call failed (from the SDK's error classes). */
 function transportError(error: unknown): string {
   switch ((error as { code?: unknown }).code) {
     case 'slack_webapi_rate_limited_error':

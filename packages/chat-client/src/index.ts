@@ -1,0 +1,2 @@
+export { type ChatAuthCheck, type ChatAuthCheckOptions, createChatAuthCheck } from './auth-check';
+export { chatErrorCode, createChatClient, retryAfterSeconds } from './client';
