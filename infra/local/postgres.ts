@@ -37,6 +37,12 @@ export async function startDatabase(options: {
       for (const line of chunk.split('\n')) if (line.trim()) options.log('postgres', line);
     },
   });
+  if (server.relocatedFrom) {
+    options.log(
+      'postgres',
+      `the postgres user cannot enter ${options.dataDir}: data in ${server.dataDir}, linked from ${dir}`,
+    );
+  }
   await server.start();
   const admin = postgres({
     host: '127.0.0.1',

@@ -1,16 +1,18 @@
-// Issue 9, "Done means": the operator's console in a real browser (Debian's Chromium through
-// playwright-core) against the real server routes over HTTP, on this file's own database. One
-// operator's session, step by step: log in, open an incident, watch the list update by itself,
-// acknowledge, note, commander, resolve with MTTR, edit a routing rule and preview it, set the webhook
-// signing secret (and sign a request with the recipe the page shows), dry-run and run an OnCall import
-// against the fake OnCall API, and read the schedules. Screenshots of each screen go to
-// test-results/screenshots/ (CI artifacts; docs/screenshots/ holds a copy).
+// The operator's console in a real browser (Debian's Chromium through playwright-core) against the
+// real server routes over HTTP, on this file's own database. One operator's session, step by step:
+// log in, open an incident, watch the list update by itself, acknowledge, note, commander, resolve
+// with MTTR, edit a routing rule and preview it, set the webhook signing secret (and sign a request
+// with the recipe the page shows), dry-run and run an OnCall import against the fake OnCall API, and
+// read the schedules. Screenshots of each screen go to
+// test-results/screenshots/ (CI artifacts; docs/screenshots/ holds a copy), and each screen, in the
+// state the screenshot shows, passes axe-core's WCAG 2.1 A/AA rules.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { bodyOf, type FakeOnCallApi, startFakeOnCallApi } from '@firebreak/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expected, loadPreexisting, oncallFixturesDir } from '../support/oncall-fixtures';
+import { expectNoAxeViolations } from './support/axe';
 import { laptop, launchBrowser, logIn, phone, screenshot } from './support/browser';
 import { startWebTestServer, type WebTestServer } from './support/web-server';
 
@@ -56,6 +58,7 @@ describe('the operator console', () => {
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Log in' }).click();
     await expect(page.getByRole('alert').textContent()).resolves.toContain('E-mail or password is wrong.');
+    await expectNoAxeViolations(page, 'the login page with an error');
 
     await logIn(page, server.url, server.admin.email, server.admin.password);
     expect(await page.locator('.whoami').textContent()).toContain('Ada Admin');
@@ -70,6 +73,7 @@ describe('the operator console', () => {
     const form = page.getByRole('form', { name: 'New incident' });
     await form.getByLabel('Title').fill(TITLE);
     await form.getByLabel('Severity').selectOption('critical');
+    await expectNoAxeViolations(page, 'the New incident form');
     await form.getByRole('button', { name: 'Create incident' }).click();
     await page.getByRole('heading', { level: 1, name: TITLE }).waitFor();
     const number = page.url().split('/').pop();
@@ -101,6 +105,11 @@ describe('the operator console', () => {
     expect((await bodyOf(sent)).incidents_created).toBe(1);
 
     await page.getByRole('link', { name: 'Disk almost full on db-1' }).waitFor({ timeout: 15_000 });
+    // A screen reader hears of it too, through a polite live region.
+    expect(await page.getByTestId('arrival-notice').textContent()).toBe(
+      'New incident #2: Disk almost full on db-1',
+    );
+    expect(await page.getByTestId('arrival-notice').getAttribute('role')).toBe('status');
     expect(await page.evaluate('window.stillHere')).toBe(true);
     await expect.poll(() => page.getByTestId('count-triggered').textContent(), { timeout: 20_000 }).toBe('2');
     expect(await page.getByTestId('count-resolved').textContent()).toBe('0');
@@ -116,6 +125,7 @@ describe('the operator console', () => {
     await page.getByRole('button', { name: /^All/ }).click();
     await page.getByRole('link', { name: TITLE }).waitFor();
     await screenshot(page, 'incidents-list');
+    await expectNoAxeViolations(page, 'the incidents list');
   });
 
   it('acknowledges, takes notes, sets the commander, resolves and shows MTTR', async () => {
@@ -174,6 +184,7 @@ describe('the operator console', () => {
       'status_changed',
     ]);
     await screenshot(page, 'incident-page');
+    await expectNoAxeViolations(page, 'the incident page');
   });
 
   it('edits a routing rule, shows the API refusing a bad one, and previews a sample alert', async () => {
@@ -192,6 +203,7 @@ describe('the operator console', () => {
     await editor.getByRole('button', { name: 'Save rule' }).click();
     await editor.getByRole('alert').filter({ hasText: 'The rule was not saved' }).waitFor();
     expect(await editor.getByRole('alert').textContent()).toMatch(/labels/);
+    await expectNoAxeViolations(page, 'the routing rule editor with an error');
 
     await editor.getByLabel(/^Labels/).fill('');
     await editor.getByRole('button', { name: 'Save rule' }).click();
@@ -212,6 +224,7 @@ describe('the operator console', () => {
       'Taken by Open incidents for every severity (priority 1000): incident (low)',
     );
     await screenshot(page, 'routing-rules');
+    await expectNoAxeViolations(page, 'the routing rules with a preview');
   });
 
   it('sets the generic webhook signing secret; the page recipe signs a request the API accepts', async () => {
@@ -240,6 +253,7 @@ describe('the operator console', () => {
     });
     expect(JSON.parse(stdout)).toMatchObject({ received: 1, created: 1 });
     await screenshot(page, 'settings');
+    await expectNoAxeViolations(page, 'the settings');
   });
 
   it('previews a Grafana OnCall import with a dry run, then imports', async () => {
@@ -271,9 +285,11 @@ describe('the operator console', () => {
       await page.getByText(schedule.name, { exact: false }).first().waitFor();
     expect((await json('GET', '/api/v1/users')).users.length).toBe(before);
     await screenshot(page, 'import-preview');
+    await expectNoAxeViolations(page, 'the OnCall import dry run');
 
     await page.getByRole('button', { name: 'Import now' }).click();
     await page.getByText('Import done.').waitFor();
+    await expectNoAxeViolations(page, 'the OnCall import result');
     expect((await json('GET', '/api/v1/users')).users.length).toBe(before + expected.summary.users.created);
     expect(
       (await json('GET', '/api/v1/schedules')).schedules.map((s: { name: string }) => s.name).sort(),
@@ -296,6 +312,7 @@ describe('the operator console', () => {
       }
     }
     await screenshot(page, 'schedules');
+    await expectNoAxeViolations(page, 'the schedules');
   });
 
   it('reads well in the dark and at phone width', async () => {
@@ -307,6 +324,7 @@ describe('the operator console', () => {
     const background = await darkPage.evaluate('getComputedStyle(document.body).backgroundColor');
     expect(background).toBe('rgb(15, 19, 24)');
     await screenshot(darkPage, 'incident-page-dark');
+    await expectNoAxeViolations(darkPage, 'the incident page (dark)');
     await dark.close();
 
     const small = await browser.newContext({ ...phone, storageState: state });
@@ -317,6 +335,7 @@ describe('the operator console', () => {
     const overflow = await phonePage.evaluate('document.documentElement.scrollWidth - window.innerWidth');
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(phonePage, 'incidents-list-phone');
+    await expectNoAxeViolations(phonePage, 'the incidents list (phone)');
     await small.close();
   });
 

@@ -1,14 +1,15 @@
-// The shared Grafana OnCall fixtures (../shared/fixtures/oncall): where they are, the state to hold
-// before an import (`preexisting.json`), and the comparison of an answer with `expected.json`, read
-// the way the fixtures' README says a test compares each part.
+// The Grafana OnCall fixtures (packages/testing/fixtures/oncall): the state to hold before an import
+// (`preexisting.json`), and the comparison of an answer with `expected.json`, read the way the
+// fixtures' README says a test compares each part.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { escalationPolicies, type Queryable, schedules, users } from '@firebreak/db';
 import type { OnCallImportResult } from '@firebreak/schema';
+import { oncallFixturesDir } from '@firebreak/testing';
 import { expect } from 'vitest';
 
 export const repoRoot = resolve(import.meta.dirname, '../..');
-export const oncallFixturesDir = resolve(repoRoot, '../shared/fixtures/oncall');
+export { oncallFixturesDir };
 
 // biome-ignore lint/suspicious/noExplicitAny: expected.json is read structurally by the assertions.
 export const expected: any = JSON.parse(readFileSync(resolve(oncallFixturesDir, 'expected.json'), 'utf8'));

@@ -1,5 +1,5 @@
 // `firebreak-import oncall` run as a process, as an operator runs it: against a database of its own
-// (holding preexisting.json) and the fake OnCall API serving the shared fixtures.
+// (holding preexisting.json) and the fake OnCall API serving the fixtures of packages/testing.
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -9,6 +9,7 @@ import type { OnCallImportResult } from '@firebreak/schema';
 import {
   createTestDatabase,
   type FakeOnCallApi,
+  oncallFixturesDir as fixtures,
   startFakeOnCallApi,
   type TestDatabase,
 } from '@firebreak/testing';
@@ -18,7 +19,6 @@ import { oncallCommand } from './oncall-command';
 
 const run = promisify(execFile);
 const bin = resolve(import.meta.dirname, '../bin/firebreak-import.mjs');
-const fixtures = resolve(import.meta.dirname, '../../../../shared/fixtures/oncall');
 const expected = JSON.parse(readFileSync(resolve(fixtures, 'expected.json'), 'utf8'));
 const TOKEN = 'oncall-cli-token';
 

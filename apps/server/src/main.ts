@@ -1,8 +1,9 @@
-// `pnpm start`: the embedded default (CONTRACT.md §1). One process, one port (default 8080), every
-// app's routes and the worker; an embedded PostgreSQL without DATABASE_URL; Redis as found.
+// `pnpm start`: the embedded default. One process, one port (default 8080), every app's routes and
+// the worker; an embedded PostgreSQL without DATABASE_URL; Redis as found.
 import { resolve } from 'node:path';
 import { startChatWorker } from '@firebreak/chat';
 import { loadConfigOrExit } from '@firebreak/config';
+import { EmbeddedPostgresError } from '@firebreak/embedded-postgres';
 import { createLogger } from '@firebreak/logger';
 import { createRuntime, prepareDatabase, Shutdown, startServer } from '@firebreak/runtime';
 import { startWorker } from '@firebreak/worker';
@@ -19,7 +20,7 @@ try {
   const dataDir = resolve(config.dataDir);
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
-    const database = await startEmbeddedPostgres(dataDir, logger);
+    const database = await startEmbeddedPostgres(dataDir, logger, { poolSize: config.dbMaxOpenConns });
     shutdown.add('embedded postgres', database.stop);
     databaseUrl = database.url;
   }
@@ -65,6 +66,11 @@ try {
   process.stdout.write(`\nFirebreak is running at ${server.url}${storeNote}\n`);
   process.stdout.write('Press Ctrl-C to stop.\n\n');
 } catch (error) {
+  if (error instanceof EmbeddedPostgresError) {
+    // Nothing has started yet, and the message says why and what to do: one line, no stack trace.
+    logger.fatal(`start-up failed: ${error.message}`);
+    process.exit(1);
+  }
   logger.fatal({ err: error }, `start-up failed: ${error instanceof Error ? error.message : String(error)}`);
   await shutdown.run('start-up failed');
   process.exit(1);

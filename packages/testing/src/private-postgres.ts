@@ -71,6 +71,8 @@ export class PrivatePostgres {
 
   async destroy(): Promise<void> {
     await this.stop();
+    // Relocated when the temporary directory is closed to the server's user: remove that copy too.
+    if (this.server?.relocatedFrom) rmSync(this.server.dataDir, { recursive: true, force: true });
     rmSync(this.dir, { recursive: true, force: true });
   }
 }

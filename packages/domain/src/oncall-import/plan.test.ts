@@ -1,4 +1,4 @@
-// The whole mapping on the shared fixture organisation (../shared/fixtures/oncall), without I/O beyond
+// The whole mapping on the fixture organisation (packages/testing/fixtures/oncall), without I/O beyond
 // reading the files: the plan must already hold what expected.json says the import answers.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -6,7 +6,8 @@ import { type OnCallSource, onCallSourceItems } from '@firebreak/schema';
 import { describe, expect, it } from 'vitest';
 import { planOnCallImport } from './plan';
 
-const fixtures = resolve(import.meta.dirname, '../../../../../shared/fixtures/oncall');
+// Read by path: the domain package depends on no I/O kit, not even the testing one.
+const fixtures = resolve(import.meta.dirname, '../../../testing/fixtures/oncall');
 const read = (name: string) => JSON.parse(readFileSync(resolve(fixtures, `${name}.json`), 'utf8'));
 const source = Object.fromEntries(
   Object.entries(onCallSourceItems).map(([resource, schema]) => [

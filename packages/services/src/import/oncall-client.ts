@@ -10,7 +10,7 @@ import {
 } from './oncall-errors';
 
 /**
- * A reader of Grafana OnCall's public API v1 (`../shared/reference/oncall-api.md` §1–§3): the token raw
+ * A reader of Grafana OnCall's public API v1 (the fake in packages/testing behaves the same): the token raw
  * in `Authorization` (OnCall refuses `Bearer `), every page by `page`/`perpage` until `next` is null (a
  * page past the end repeats the last one, so "until empty" would never end), and 429 waited out for
  * `Retry-After` seconds, a bounded number of times.

@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { oncallFixturesDir } from '../fixtures';
 import {
   type FakeOnCallApi,
   loadOnCallFixtures,
@@ -224,13 +223,9 @@ describe('data sources', () => {
   });
 });
 
-// The shared fixture set lives outside the repository on the team machine; CI passes its path in
-// ONCALL_FIXTURES_DIR. Without either, this suite is skipped rather than failing on a missing path.
-const fixturesDir =
-  process.env.ONCALL_FIXTURES_DIR ??
-  fileURLToPath(new URL('../../../../../shared/fixtures/oncall', import.meta.url));
+describe('the Grafana OnCall fixtures', () => {
+  const fixturesDir = oncallFixturesDir;
 
-describe.runIf(existsSync(fixturesDir))('the shared Grafana OnCall fixtures', () => {
   it('serves every fixture file in order through small pages, following next until null', async () => {
     api = await startFakeOnCallApi({ fixturesDir, maxPageSize: 2 });
     for (const resource of ONCALL_RESOURCES) {

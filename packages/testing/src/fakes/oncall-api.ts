@@ -12,7 +12,7 @@ import { applyFilters } from './oncall-api/filters';
 import { paginate } from './oncall-api/pagination';
 
 /**
- * A fake Grafana OnCall public API v1 (oncall-api.md §1–§4, §6; fixtures/oncall/README.md): the eight
+ * A fake Grafana OnCall public API v1 (fixtures/oncall/README.md in this package): the eight
  * read endpoints, raw-token auth, page-number pagination with OnCall's exact envelope, DRF-style
  * throttling. Data comes from `data` or from a fixture directory (`loadOnCallFixtures`).
  */
@@ -22,7 +22,7 @@ export interface FakeOnCallApiOptions {
   token?: string;
   /** The data set to serve; missing endpoints are empty. Takes precedence over `fixturesDir`. */
   data?: Partial<OnCallDataSet>;
-  /** A directory of `<resource>.json` files, e.g. the shared `fixtures/oncall`. Falls back to the
+  /** A directory of `<resource>.json` files, e.g. `oncallFixturesDir`. Falls back to the
    * `ONCALL_FIXTURES_DIR` environment variable; the fake does not guess a path. */
   fixturesDir?: string;
   /** Test-only page-size cap (default and `perpage`), so that pagination is exercised. */

@@ -12,7 +12,7 @@ export interface PageRequest {
   url: URL;
   /** 100 for users, 50 for everything else. */
   defaultSize: number;
-  /** Test-only cap on both the default and `perpage` (fixtures/oncall/README.md "Small pages"). */
+  /** Test-only cap on both the default and `perpage` (see fixtures/oncall/README.md). */
   maxPageSize?: number;
 }
 
