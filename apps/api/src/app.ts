@@ -1,13 +1,13 @@
 import {
-  type AppEnv,
   addHealthRoutes,
   addMetricsRoute,
   createBaseApp,
+  createOperations,
   createRateLimit,
   createRequireRole,
+  type HttpApp,
   limitApiBody,
 } from '@firebreak/http';
-import type { Hono } from 'hono';
 import { createCsrfGuard } from './csrf';
 import type { ApiDeps } from './deps';
 import { addAiRoutes } from './routes/ai';
@@ -17,20 +17,23 @@ import { addAuthRoutes } from './routes/auth';
 import { addEscalationPolicyRoutes } from './routes/escalation-policies';
 import { addImportRoutes } from './routes/imports';
 import { addIncidentRoutes } from './routes/incidents';
-import { addOpenApiRoute } from './routes/openapi';
+import { addReferenceRoutes } from './routes/reference';
 import { addRoutingRuleRoutes } from './routes/routing-rules';
 import { addScheduleRoutes } from './routes/schedules';
 import { addSettingsRoutes } from './routes/settings';
-import { addSetupRoutes } from './routes/setup';
 import { addUserRoutes } from './routes/users';
 import { addWebUi } from './web-ui';
 
 export type { ApiDeps } from './deps';
 export { addWebUi } from './web-ui';
 
-/** The incident API's routes (CONTRACT.md §1: `/api/v1/*` except webhooks and chat, and `/metrics`). */
-export function addApiRoutes(app: Hono<AppEnv>, deps: ApiDeps): void {
-  const requireRole = createRequireRole(deps.ctx);
+/**
+ * The incident API's routes: `/api/v1/*` except webhooks and chat, and `/metrics`. Each operation is
+ * defined once under `operations/` and registered here with its guard, so the OpenAPI document lists
+ * exactly what is served.
+ */
+export function addApiRoutes(app: HttpApp, deps: ApiDeps): void {
+  const ops = createOperations(app, createRequireRole(deps.ctx));
   app.use(
     '/api/v1/*',
     createRateLimit({
@@ -43,23 +46,22 @@ export function addApiRoutes(app: Hono<AppEnv>, deps: ApiDeps): void {
   );
   app.use('/api/v1/*', limitApiBody());
   app.use('/api/v1/*', createCsrfGuard(deps.config.publicUrl));
-  addOpenApiRoute(app);
-  addAuthRoutes(app, deps, requireRole);
-  addSetupRoutes(app, deps);
-  addApiKeyRoutes(app, deps, requireRole);
-  addIncidentRoutes(app, deps, requireRole);
-  addUserRoutes(app, deps, requireRole);
-  addScheduleRoutes(app, deps, requireRole);
-  addEscalationPolicyRoutes(app, deps, requireRole);
-  addAlertRoutes(app, deps, requireRole);
-  addAiRoutes(app, deps, requireRole);
-  addRoutingRuleRoutes(app, deps, requireRole);
-  addSettingsRoutes(app, deps, requireRole);
-  addImportRoutes(app, deps, requireRole);
+  addReferenceRoutes(app);
+  addAuthRoutes(ops, deps);
+  addApiKeyRoutes(ops, deps);
+  addIncidentRoutes(ops, deps);
+  addUserRoutes(ops, deps);
+  addScheduleRoutes(ops, deps);
+  addEscalationPolicyRoutes(ops, deps);
+  addAlertRoutes(ops, deps);
+  addAiRoutes(ops, deps);
+  addRoutingRuleRoutes(ops, deps);
+  addSettingsRoutes(ops, deps);
+  addImportRoutes(ops, deps);
   addMetricsRoute(app, deps.ctx.metrics);
 }
 
-export function createApp(deps: ApiDeps): Hono<AppEnv> {
+export function createApp(deps: ApiDeps): HttpApp {
   const app = createBaseApp(deps.ctx);
   addHealthRoutes(app, deps.ready);
   addApiRoutes(app, deps);

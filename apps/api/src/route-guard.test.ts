@@ -7,6 +7,8 @@ const publicRoutes = new Set([
   'POST /api/v1/auth/login',
   'POST /api/v1/auth/setup',
   'GET /api/v1/openapi.json',
+  'GET /api/v1/docs',
+  'GET /api/v1/docs/scalar.js',
 ]);
 
 let runtime: TestRuntime;

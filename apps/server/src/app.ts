@@ -1,15 +1,15 @@
 import { type ApiDeps, addApiRoutes, addWebUi } from '@firebreak/api';
 import { addChatRoutes } from '@firebreak/chat';
 import type { Config } from '@firebreak/config';
-import { type AppEnv, addHealthRoutes, createBaseApp } from '@firebreak/http';
+import { addHealthRoutes, createBaseApp, type HttpApp } from '@firebreak/http';
 import { addIngestRoutes } from '@firebreak/ingest';
-import type { Hono } from 'hono';
 
 /**
  * Every route of every app on one Hono app (the embedded default, CONTRACT.md §1). Each app adds its
- * own routes through the same function it uses when it runs alone, so both shapes serve the same API.
+ * own routes through the same function it uses when it runs alone, so both shapes serve the same API;
+ * each also describes them in this app's OpenAPI registry, so `/api/v1/openapi.json` here covers all.
  */
-export function createServerApp(deps: ApiDeps & { config: Config }): Hono<AppEnv> {
+export function createServerApp(deps: ApiDeps & { config: Config }): HttpApp {
   const app = createBaseApp(deps.ctx);
   addHealthRoutes(app, deps.ready);
   addApiRoutes(app, deps);

@@ -1,10 +1,11 @@
 import type { Logger } from '@firebreak/logger';
 import type { FailureLog, Metrics } from '@firebreak/metrics';
-import { AppError } from '@firebreak/schema';
-import { Hono } from 'hono';
+import { AppError, toValidationIssues } from '@firebreak/schema';
+import { OpenAPIHono } from '@hono/zod-openapi';
 import { requestId } from 'hono/request-id';
 import type { AppEnv } from './env';
 import { errorResponse, handleError } from './errors';
+import type { HttpApp } from './openapi/operation';
 
 /**
  * The Hono app every Firebreak process starts from: request ids, one log line per request, the
@@ -18,8 +19,26 @@ export interface BaseAppDeps {
   failures?: FailureLog;
 }
 
-export function createBaseApp({ logger, metrics, failures }: BaseAppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function createBaseApp({ logger, metrics, failures }: BaseAppDeps): HttpApp {
+  const app = new OpenAPIHono<AppEnv>({
+    // Routes are added with `createOperations`, which validates through the contract's own readers;
+    // should one use the library's `app.openapi` instead, a failed check still answers the contract's
+    // `validation_failed` envelope rather than the library's own 400.
+    defaultHook: (result) => {
+      if (!result.success) {
+        throw new AppError(
+          'validation_failed',
+          'The request is not valid.',
+          toValidationIssues(result.error),
+        );
+      }
+    },
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API key, or the session token from `POST /api/v1/auth/login`.',
+  });
   app.use('*', requestId({ headerName: 'X-Request-Id' }));
   app.use('*', async (c, next) => {
     const started = performance.now();

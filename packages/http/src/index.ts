@@ -5,5 +5,7 @@ export * from './body';
 export type { AppEnv } from './env';
 export * from './errors';
 export * from './health';
+export * from './hmac';
 export * from './metrics-route';
+export * from './openapi';
 export * from './rate-limit';

@@ -1,5 +1,4 @@
-import { type AppEnv, type RequireRole, readJson } from '@firebreak/http';
-import { HandoffDigestInput } from '@firebreak/schema';
+import type { Operations } from '@firebreak/http';
 import {
   getAiJob,
   getHandoffDigest,
@@ -10,40 +9,41 @@ import {
   requestSummary,
   requireAi,
 } from '@firebreak/services';
-import type { Hono } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import type { ApiDeps } from '../deps';
-import { uuidParam } from './params';
+import { aiOperations as op } from '../operations/ai';
 
-/** CONTRACT.md §10. No provider configured → 409 `ai_not_configured` on the three POSTs. */
-export function addAiRoutes(app: Hono<AppEnv>, deps: ApiDeps, requireRole: RequireRole): void {
+/** AI drafts. No provider configured → 409 `ai_not_configured` on the three POSTs, before anything else. */
+export function addAiRoutes(ops: Operations, deps: ApiDeps): void {
   const { ctx } = deps;
-  const configured = () => requireAi(deps.config.ai.provider !== 'none');
+  const configured: MiddlewareHandler = async (_c, next) => {
+    requireAi(deps.config.ai.provider !== 'none');
+    await next();
+  };
+  const before = [configured];
 
-  app.post('/api/v1/incidents/:id/summary', requireRole('member'), async (c) => {
-    configured();
-    return c.json(await requestSummary(ctx, parseIncidentRef(c.req.param('id'))), 202);
-  });
-
-  app.post('/api/v1/incidents/:id/postmortem', requireRole('member'), async (c) => {
-    configured();
-    return c.json(await requestPostmortem(ctx, parseIncidentRef(c.req.param('id'))), 202);
-  });
-
-  app.get('/api/v1/incidents/:id/postmortem', requireRole('viewer'), async (c) =>
-    c.json(await getPostmortem(ctx, parseIncidentRef(c.req.param('id')))),
+  ops.add(
+    op.summary,
+    async (c, { params }) => c.json(await requestSummary(ctx, parseIncidentRef(params.id)), 202),
+    {
+      before,
+    },
   );
-
-  app.post('/api/v1/handoff-digests', requireRole('member'), async (c) => {
-    configured();
-    const input = await readJson(c, HandoffDigestInput);
-    return c.json(await requestHandoffDigest(ctx, input), 202);
-  });
-
-  app.get('/api/v1/handoff-digests/:id', requireRole('viewer'), async (c) =>
-    c.json(await getHandoffDigest(ctx, uuidParam(c, 'id'))),
+  ops.add(
+    op.requestPostmortem,
+    async (c, { params }) => c.json(await requestPostmortem(ctx, parseIncidentRef(params.id)), 202),
+    { before },
   );
-
-  app.get('/api/v1/ai-jobs/:id', requireRole('viewer'), async (c) =>
-    c.json(await getAiJob(ctx, uuidParam(c, 'id'))),
+  ops.add(op.getPostmortem, async (c, { params }) =>
+    c.json(await getPostmortem(ctx, parseIncidentRef(params.id))),
   );
+  ops.add(
+    op.requestHandoffDigest,
+    async (c, { body }) => c.json(await requestHandoffDigest(ctx, body), 202),
+    {
+      before,
+    },
+  );
+  ops.add(op.getHandoffDigest, async (c, { params }) => c.json(await getHandoffDigest(ctx, params.id)));
+  ops.add(op.getJob, async (c, { params }) => c.json(await getAiJob(ctx, params.id)));
 }

@@ -1,23 +1,14 @@
-import {
-  type AppEnv,
-  presentedToken,
-  principalOf,
-  type RequireRole,
-  readJson,
-  SESSION_COOKIE,
-} from '@firebreak/http';
-import { LoginInput } from '@firebreak/schema';
-import { login, logout } from '@firebreak/services';
-import type { Hono } from 'hono';
+import { type Operations, presentedToken, principalOf, SESSION_COOKIE } from '@firebreak/http';
+import { login, logout, setupPassword } from '@firebreak/services';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import type { ApiDeps } from '../deps';
+import { authOperations as op } from '../operations/auth';
 
-export function addAuthRoutes(app: Hono<AppEnv>, deps: ApiDeps, requireRole: RequireRole): void {
+export function addAuthRoutes(ops: Operations, deps: ApiDeps): void {
   const secureCookie = deps.config.publicUrl?.startsWith('https://') ?? false;
 
-  app.post('/api/v1/auth/login', async (c) => {
-    const input = await readJson(c, LoginInput);
-    const result = await login(deps.ctx, input);
+  ops.add(op.login, async (c, { body }) => {
+    const result = await login(deps.ctx, body);
     setCookie(c, SESSION_COOKIE, result.token, {
       httpOnly: true,
       sameSite: 'Lax',
@@ -28,7 +19,7 @@ export function addAuthRoutes(app: Hono<AppEnv>, deps: ApiDeps, requireRole: Req
     return c.json({ token: result.token, user: result.user, expires_at: result.expiresAt.toISOString() });
   });
 
-  app.post('/api/v1/auth/logout', requireRole('viewer'), async (c) => {
+  ops.add(op.logout, async (c) => {
     const principal = principalOf(c);
     const token = presentedToken(c);
     if (principal.kind === 'session' && token) await logout(deps.ctx, token);
@@ -36,8 +27,11 @@ export function addAuthRoutes(app: Hono<AppEnv>, deps: ApiDeps, requireRole: Req
     return c.body(null, 204);
   });
 
-  app.get('/api/v1/auth/me', requireRole('viewer'), (c) => {
+  ops.add(op.me, (c) => {
     const principal = principalOf(c);
     return c.json({ kind: principal.kind, role: principal.role, user: principal.user });
   });
+
+  // Public: the imported user has no password to log in with yet; the setup token is the credential.
+  ops.add(op.setup, async (c, { body }) => c.json({ user: await setupPassword(deps.ctx, body) }));
 }

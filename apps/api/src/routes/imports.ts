@@ -1,22 +1,16 @@
-import { type AppEnv, type RequireRole, readJson } from '@firebreak/http';
-import { ImportOnCallInput } from '@firebreak/schema';
+import type { Operations } from '@firebreak/http';
 import { importFromOnCall } from '@firebreak/services';
-import type { Hono } from 'hono';
 import type { ApiDeps } from '../deps';
+import { importOperations as op } from '../operations/imports';
 
 /**
- * CONTRACT.md §11: the Grafana OnCall import, admin only (it creates users, admins among them). The
- * answer holds the new users' setup tokens, shown this once; neither they nor the OnCall API token
- * are logged. 200 for a dry run and a real import alike: the answer is a report, not one resource.
+ * The Grafana OnCall import, admin only (it creates users, admins among them). Neither the new users'
+ * setup tokens in the answer nor the OnCall API token are logged.
  */
-export function addImportRoutes(app: Hono<AppEnv>, deps: ApiDeps, requireRole: RequireRole): void {
-  app.post('/api/v1/imports/oncall', requireRole('admin'), async (c) => {
-    const input = await readJson(c, ImportOnCallInput);
-    const answer = await importFromOnCall(deps.ctx, {
-      url: input.url,
-      apiToken: input.api_token,
-      dryRun: input.dry_run,
-    });
-    return c.json(answer);
-  });
+export function addImportRoutes(ops: Operations, deps: ApiDeps): void {
+  ops.add(op.oncall, async (c, { body }) =>
+    c.json(
+      await importFromOnCall(deps.ctx, { url: body.url, apiToken: body.api_token, dryRun: body.dry_run }),
+    ),
+  );
 }

@@ -1,11 +1,4 @@
-import { type AppEnv, principalOf, type RequireRole, readJson } from '@firebreak/http';
-import {
-  AddNoteInput,
-  CreateIncidentInput,
-  ListIncidentsQuery,
-  parseOrThrow,
-  UpdateIncidentInput,
-} from '@firebreak/schema';
+import { type Operations, principalOf } from '@firebreak/http';
 import {
   actorFromPrincipal,
   addNote,
@@ -16,40 +9,24 @@ import {
   parseIncidentRef,
   updateIncident,
 } from '@firebreak/services';
-import type { Hono } from 'hono';
 import type { ApiDeps } from '../deps';
+import { incidentOperations as op } from '../operations/incidents';
 
-/** CONTRACT.md §5. Members change incidents; viewers read them. */
-export function addIncidentRoutes(app: Hono<AppEnv>, deps: ApiDeps, requireRole: RequireRole): void {
+/** Members change incidents; viewers read them. */
+export function addIncidentRoutes(ops: Operations, deps: ApiDeps): void {
   const { ctx } = deps;
-
-  app.post('/api/v1/incidents', requireRole('member'), async (c) => {
-    const input = await readJson(c, CreateIncidentInput);
-    return c.json(await createIncident(ctx, actorFromPrincipal(principalOf(c)), input), 201);
-  });
-
-  app.get('/api/v1/incidents', requireRole('viewer'), async (c) => {
-    const query = parseOrThrow(ListIncidentsQuery, c.req.query());
-    return c.json(await listIncidents(ctx, query));
-  });
-
-  app.get('/api/v1/incidents/:id', requireRole('viewer'), async (c) => {
-    return c.json(await getIncident(ctx, parseIncidentRef(c.req.param('id'))));
-  });
-
-  app.patch('/api/v1/incidents/:id', requireRole('member'), async (c) => {
-    const ref = parseIncidentRef(c.req.param('id'));
-    const input = await readJson(c, UpdateIncidentInput);
-    return c.json(await updateIncident(ctx, actorFromPrincipal(principalOf(c)), ref, input));
-  });
-
-  app.get('/api/v1/incidents/:id/timeline', requireRole('viewer'), async (c) => {
-    return c.json({ entries: await getTimeline(ctx, parseIncidentRef(c.req.param('id'))) });
-  });
-
-  app.post('/api/v1/incidents/:id/notes', requireRole('member'), async (c) => {
-    const ref = parseIncidentRef(c.req.param('id'));
-    const input = await readJson(c, AddNoteInput);
-    return c.json(await addNote(ctx, actorFromPrincipal(principalOf(c)), ref, input), 201);
-  });
+  ops.add(op.create, async (c, { body }) =>
+    c.json(await createIncident(ctx, actorFromPrincipal(principalOf(c)), body), 201),
+  );
+  ops.add(op.list, async (c, { query }) => c.json(await listIncidents(ctx, query)));
+  ops.add(op.get, async (c, { params }) => c.json(await getIncident(ctx, parseIncidentRef(params.id))));
+  ops.add(op.update, async (c, { params, body }) =>
+    c.json(await updateIncident(ctx, actorFromPrincipal(principalOf(c)), parseIncidentRef(params.id), body)),
+  );
+  ops.add(op.timeline, async (c, { params }) =>
+    c.json({ entries: await getTimeline(ctx, parseIncidentRef(params.id)) }),
+  );
+  ops.add(op.addNote, async (c, { params, body }) =>
+    c.json(await addNote(ctx, actorFromPrincipal(principalOf(c)), parseIncidentRef(params.id), body), 201),
+  );
 }

@@ -1,5 +1,4 @@
-import { type AppEnv, type RequireRole, readJson } from '@firebreak/http';
-import { CreateRoutingRuleInput, RoutingPreviewInput, UpdateRoutingRuleInput } from '@firebreak/schema';
+import type { Operations } from '@firebreak/http';
 import {
   createRoutingRule,
   deleteRoutingRule,
@@ -8,30 +7,19 @@ import {
   previewRouting,
   updateRoutingRule,
 } from '@firebreak/services';
-import type { Hono } from 'hono';
 import type { ApiDeps } from '../deps';
-import { uuidParam } from './params';
+import { routingRuleOperations as op } from '../operations/routing';
 
-/** CONTRACT.md §6. Rules are configuration: admins write, everyone reads. */
-export function addRoutingRuleRoutes(app: Hono<AppEnv>, deps: ApiDeps, requireRole: RequireRole): void {
+/** Rules are configuration: admins write, everyone reads. */
+export function addRoutingRuleRoutes(ops: Operations, deps: ApiDeps): void {
   const { ctx } = deps;
-  app.get('/api/v1/routing-rules', requireRole('viewer'), async (c) =>
-    c.json({ routing_rules: await listRoutingRules(ctx) }),
-  );
-  app.post('/api/v1/routing-rules', requireRole('admin'), async (c) =>
-    c.json(await createRoutingRule(ctx, await readJson(c, CreateRoutingRuleInput)), 201),
-  );
-  app.post('/api/v1/routing-rules/preview', requireRole('viewer'), async (c) =>
-    c.json(await previewRouting(ctx, await readJson(c, RoutingPreviewInput))),
-  );
-  app.get('/api/v1/routing-rules/:id', requireRole('viewer'), async (c) =>
-    c.json(await getRoutingRule(ctx, uuidParam(c, 'id'))),
-  );
-  app.patch('/api/v1/routing-rules/:id', requireRole('admin'), async (c) =>
-    c.json(await updateRoutingRule(ctx, uuidParam(c, 'id'), await readJson(c, UpdateRoutingRuleInput))),
-  );
-  app.delete('/api/v1/routing-rules/:id', requireRole('admin'), async (c) => {
-    await deleteRoutingRule(ctx, uuidParam(c, 'id'));
+  ops.add(op.list, async (c) => c.json({ routing_rules: await listRoutingRules(ctx) }));
+  ops.add(op.create, async (c, { body }) => c.json(await createRoutingRule(ctx, body), 201));
+  ops.add(op.preview, async (c, { body }) => c.json(await previewRouting(ctx, body)));
+  ops.add(op.get, async (c, { params }) => c.json(await getRoutingRule(ctx, params.id)));
+  ops.add(op.update, async (c, { params, body }) => c.json(await updateRoutingRule(ctx, params.id, body)));
+  ops.add(op.remove, async (c, { params }) => {
+    await deleteRoutingRule(ctx, params.id);
     return c.body(null, 204);
   });
 }

@@ -1,5 +1,4 @@
-import { type AppEnv, type RequireRole, readJson } from '@firebreak/http';
-import { CreateScheduleInput, OnCallQuery, parseOrThrow, UpdateScheduleInput } from '@firebreak/schema';
+import type { Operations } from '@firebreak/http';
 import {
   createSchedule,
   deleteSchedule,
@@ -8,41 +7,21 @@ import {
   updateSchedule,
   whoIsOnCall,
 } from '@firebreak/services';
-import type { Hono } from 'hono';
 import type { ApiDeps } from '../deps';
-import { uuidParam } from './params';
+import { scheduleOperations as op } from '../operations/oncall';
 
-/** CONTRACT.md §9. Admins change schedules; everyone reads them and asks who is on call. */
-export function addScheduleRoutes(app: Hono<AppEnv>, deps: ApiDeps, requireRole: RequireRole): void {
+/** Admins change schedules; everyone reads them and asks who is on call. */
+export function addScheduleRoutes(ops: Operations, deps: ApiDeps): void {
   const { ctx } = deps;
-
-  app.get('/api/v1/schedules', requireRole('viewer'), async (c) => {
-    return c.json({ schedules: await listSchedules(ctx) });
-  });
-
-  app.post('/api/v1/schedules', requireRole('admin'), async (c) => {
-    const input = await readJson(c, CreateScheduleInput);
-    return c.json(await createSchedule(ctx, input), 201);
-  });
-
-  app.get('/api/v1/schedules/:id', requireRole('viewer'), async (c) => {
-    return c.json(await getSchedule(ctx, uuidParam(c, 'id')));
-  });
-
-  app.patch('/api/v1/schedules/:id', requireRole('admin'), async (c) => {
-    const id = uuidParam(c, 'id');
-    const input = await readJson(c, UpdateScheduleInput);
-    return c.json(await updateSchedule(ctx, id, input));
-  });
-
-  app.delete('/api/v1/schedules/:id', requireRole('admin'), async (c) => {
-    await deleteSchedule(ctx, uuidParam(c, 'id'));
+  ops.add(op.list, async (c) => c.json({ schedules: await listSchedules(ctx) }));
+  ops.add(op.create, async (c, { body }) => c.json(await createSchedule(ctx, body), 201));
+  ops.add(op.get, async (c, { params }) => c.json(await getSchedule(ctx, params.id)));
+  ops.add(op.update, async (c, { params, body }) => c.json(await updateSchedule(ctx, params.id, body)));
+  ops.add(op.remove, async (c, { params }) => {
+    await deleteSchedule(ctx, params.id);
     return c.body(null, 204);
   });
-
-  app.get('/api/v1/schedules/:id/on-call', requireRole('viewer'), async (c) => {
-    const id = uuidParam(c, 'id');
-    const query = parseOrThrow(OnCallQuery, c.req.query());
-    return c.json(await whoIsOnCall(ctx, id, query.at ? new Date(query.at) : ctx.now()));
-  });
+  ops.add(op.onCall, async (c, { params, query }) =>
+    c.json(await whoIsOnCall(ctx, params.id, query.at ? new Date(query.at) : ctx.now())),
+  );
 }

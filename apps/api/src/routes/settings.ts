@@ -1,30 +1,22 @@
-import { createChatAuthCheck } from '@firebreak/chat/auth-check';
-import { type AppEnv, type RequireRole, readJson } from '@firebreak/http';
-import {
-  AlertmanagerSettingsInput,
-  CloudMonitorSettingsInput,
-  GenericWebhookSettingsInput,
-  GrafanaSettingsInput,
-  UpdateSettingsInput,
-} from '@firebreak/schema';
+import { createChatAuthCheck } from '@firebreak/chat-client';
+import type { Operations } from '@firebreak/http';
 import {
   type ChatAuthTest,
   type ConfiguredIntegrations,
   chatSettingsView,
   getSettingsView,
-  type ServiceContext,
   setDefaultEscalationPolicy,
   writeIntegrationSecrets,
   writeSnsTopicAllowlist,
 } from '@firebreak/services';
-import type { Hono } from 'hono';
 import type { ApiDeps } from '../deps';
+import { settingsOperations as op } from '../operations/settings';
 
 /**
- * Settings → Integrations (spec §5.2, CONTRACT.md §6). Secrets go in, never out: the view only says
- * whether each is set. Admins write; members and viewers read the view.
+ * Settings → Integrations. Secrets go in, never out: the view only says whether each is set. Admins
+ * write; members and viewers read the view.
  */
-export function addSettingsRoutes(app: Hono<AppEnv>, deps: ApiDeps, requireRole: RequireRole): void {
+export function addSettingsRoutes(ops: Operations, deps: ApiDeps): void {
   const { ctx, config } = deps;
   const chatAuth = createChatAuthCheck(config.chat);
   const configured = (chatAuthTest: ChatAuthTest | null): ConfiguredIntegrations => ({
@@ -33,46 +25,39 @@ export function addSettingsRoutes(app: Hono<AppEnv>, deps: ApiDeps, requireRole:
     chatAuthTest,
     aiProvider: config.ai.provider,
   });
-  const view = async (c: { json: (body: unknown) => Response }, context: ServiceContext) =>
-    c.json(await getSettingsView(context, configured(await chatAuth.current())));
+  const view = async (c: { json: (body: unknown) => Response }) =>
+    c.json(await getSettingsView(ctx, configured(await chatAuth.current())));
 
-  app.get('/api/v1/settings', requireRole('viewer'), (c) => view(c, ctx));
+  ops.add(op.view, (c) => view(c));
 
-  // Settings → Chat → Test: `auth.test` now, answered as the view's `chat` part (spec §5.3).
-  app.post('/api/v1/settings/chat/test', requireRole('admin'), async (c) =>
-    c.json(chatSettingsView(configured(await chatAuth.runNow()))),
-  );
+  // Settings → Chat → Test: `auth.test` now, answered as the view's `chat` part.
+  ops.add(op.testChat, async (c) => c.json(chatSettingsView(configured(await chatAuth.runNow()))));
 
-  app.patch('/api/v1/settings', requireRole('admin'), async (c) => {
-    const input = await readJson(c, UpdateSettingsInput);
-    await setDefaultEscalationPolicy(ctx, input.default_escalation_policy_id);
-    return view(c, ctx);
+  ops.add(op.update, async (c, { body }) => {
+    await setDefaultEscalationPolicy(ctx, body.default_escalation_policy_id);
+    return view(c);
   });
 
-  app.put('/api/v1/settings/integrations/generic-webhook', requireRole('admin'), async (c) => {
-    const input = await readJson(c, GenericWebhookSettingsInput);
-    await writeIntegrationSecrets(ctx, { genericSigningSecret: input.signing_secret });
-    return view(c, ctx);
+  ops.add(op.genericWebhook, async (c, { body }) => {
+    await writeIntegrationSecrets(ctx, { genericSigningSecret: body.signing_secret });
+    return view(c);
   });
 
-  app.put('/api/v1/settings/integrations/metrics-alertmanager', requireRole('admin'), async (c) => {
-    const input = await readJson(c, AlertmanagerSettingsInput);
-    await writeIntegrationSecrets(ctx, { alertmanagerBearerToken: input.bearer_token });
-    return view(c, ctx);
+  ops.add(op.alertmanager, async (c, { body }) => {
+    await writeIntegrationSecrets(ctx, { alertmanagerBearerToken: body.bearer_token });
+    return view(c);
   });
 
-  app.put('/api/v1/settings/integrations/dashboard-alerting', requireRole('admin'), async (c) => {
-    const input = await readJson(c, GrafanaSettingsInput);
+  ops.add(op.grafana, async (c, { body }) => {
     await writeIntegrationSecrets(ctx, {
-      grafanaHmacSecret: input.hmac_secret,
-      grafanaTimestampHeader: input.hmac_secret === null ? null : (input.timestamp_header ?? null),
+      grafanaHmacSecret: body.hmac_secret,
+      grafanaTimestampHeader: body.hmac_secret === null ? null : (body.timestamp_header ?? null),
     });
-    return view(c, ctx);
+    return view(c);
   });
 
-  app.put('/api/v1/settings/integrations/cloud-monitor', requireRole('admin'), async (c) => {
-    const input = await readJson(c, CloudMonitorSettingsInput);
-    await writeSnsTopicAllowlist(ctx, input.topic_arns);
-    return view(c, ctx);
+  ops.add(op.cloudMonitor, async (c, { body }) => {
+    await writeSnsTopicAllowlist(ctx, body.topic_arns);
+    return view(c);
   });
 }

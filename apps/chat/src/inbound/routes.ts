@@ -1,5 +1,11 @@
+import { createChatClient } from '@firebreak/chat-client';
 import {
   type AppEnv,
+  addRawOperation,
+  answer,
+  defineOperation,
+  errorAnswers,
+  type HttpApp,
   limitBody,
   parseJson,
   readBodyText,
@@ -8,8 +14,8 @@ import {
 } from '@firebreak/http';
 import { AppError } from '@firebreak/schema';
 import { reportInvalidSignature } from '@firebreak/services';
-import type { Context, Hono } from 'hono';
-import { createChatClient } from '../slack-client';
+import type { Context } from 'hono';
+import { z } from 'zod';
 import { runBlockActions } from './actions';
 import { type CommandEnv, runCommand } from './commands';
 import type { ChatInboundDeps } from './deps';
@@ -18,13 +24,77 @@ import { createProfileLookup } from './identity';
 import { ephemeral, escapeMrkdwn } from './replies';
 import { checkChatSignature } from './signature';
 
+const signed = {
+  headers: z.object({
+    'x-slack-request-timestamp': z
+      .string()
+      .meta({ description: 'Unix seconds; older than 5 minutes is refused' }),
+    'x-slack-signature': z.string().meta({ description: '`v0=` hex HMAC-SHA256 of `v0:<timestamp>:<body>`' }),
+  }),
+};
+const signatureNote =
+  'Signed by the chat service with `CHAT_SIGNING_SECRET` (401 `invalid_signature` otherwise; without the secret nothing is accepted).';
+const form = (schema: z.ZodType) => ({
+  content: { 'application/x-www-form-urlencoded': { schema } },
+  required: true,
+});
+
+const commandsOperation = defineOperation({
+  method: 'post',
+  path: '/api/v1/chat/commands',
+  access: 'public',
+  summary: 'A slash command (`/incident …`); answered with the message the user sees',
+  description: signatureNote,
+  request: {
+    ...signed,
+    body: form(
+      z.looseObject({ command: z.string(), text: z.string(), user_id: z.string(), channel_id: z.string() }),
+    ),
+  },
+  responses: { 200: answer('The reply, shown to the user who typed it'), ...errorAnswers(401, 413) },
+});
+
+const actionsOperation = defineOperation({
+  method: 'post',
+  path: '/api/v1/chat/actions',
+  access: 'public',
+  summary: 'A button clicked on an incident card',
+  description: signatureNote,
+  request: {
+    ...signed,
+    body: form(
+      z.object({ payload: z.string().meta({ description: 'The `block_actions` payload, as JSON' }) }),
+    ),
+  },
+  responses: { 200: answer('Done; the card is updated through the outbox'), ...errorAnswers(400, 401, 413) },
+});
+
+const eventsOperation = defineOperation({
+  method: 'post',
+  path: '/api/v1/chat/events',
+  access: 'public',
+  summary: 'An Events API delivery (and its `url_verification` challenge)',
+  description: signatureNote,
+  request: {
+    ...signed,
+    body: {
+      content: { 'application/json': { schema: z.looseObject({ type: z.string() }) } },
+      required: true,
+    },
+  },
+  responses: {
+    200: answer('Received; a `url_verification` is answered with its challenge'),
+    ...errorAnswers(400, 401, 413),
+  },
+});
+
 /**
- * What the chat service sends us (CONTRACT.md §7): slash commands, button clicks, Events API. No
+ * What the chat service sends us: slash commands, button clicks, Events API. No
  * bearer token and no rate limit (like webhooks), but every request must carry the v0 signature made
  * with CHAT_SIGNING_SECRET; without a secret nothing is accepted. Slack waits 3 seconds: the work
  * here is database work, and whatever the channel must hear goes through the outbox.
  */
-export function addChatRoutes(app: Hono<AppEnv>, deps: ChatInboundDeps): void {
+export function addChatRoutes(app: HttpApp, deps: ChatInboundDeps): void {
   const env: CommandEnv = {
     ctx: deps.ctx,
     config: deps.config,
@@ -32,7 +102,7 @@ export function addChatRoutes(app: Hono<AppEnv>, deps: ChatInboundDeps): void {
   };
   app.use('/api/v1/chat/*', limitBody(WEBHOOK_BODY_LIMIT_BYTES));
 
-  app.post('/api/v1/chat/commands', async (c) => {
+  addRawOperation(app, commandsOperation, async (c) => {
     const form = new URLSearchParams(await readSignedBody(c, deps));
     // Slack checking our certificate (slack-contract.md §2).
     if (form.get('ssl_check') === '1') return c.body(null, 200);
@@ -46,13 +116,13 @@ export function addChatRoutes(app: Hono<AppEnv>, deps: ChatInboundDeps): void {
     }
   });
 
-  app.post('/api/v1/chat/actions', async (c) => {
+  addRawOperation(app, actionsOperation, async (c) => {
     const form = new URLSearchParams(await readSignedBody(c, deps));
     await runBlockActions(env, c.get('logger'), parseJson(form.get('payload') ?? ''));
     return c.body(null, 200);
   });
 
-  app.post('/api/v1/chat/events', async (c) => {
+  addRawOperation(app, eventsOperation, async (c) => {
     const raw = await readSignedBody(c, deps);
     const answer = await handleEvent(deps.ctx, c.get('logger'), parseJson(raw));
     return answer ? c.json(answer) : c.body(null, 200);

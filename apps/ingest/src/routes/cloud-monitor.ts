@@ -6,29 +6,53 @@ import {
   parseSnsEnvelope,
   verifySnsSignature,
 } from '@firebreak/domain';
-import { type AppEnv, parseJson } from '@firebreak/http';
-import { AppError } from '@firebreak/schema';
+import { addRawOperation, answer, defineOperation, type HttpApp, parseJson } from '@firebreak/http';
+import { AppError, SnsEnvelope } from '@firebreak/schema';
 import { readSnsTopicAllowlist, recordAlerts, reportInvalidSignature } from '@firebreak/services';
-import type { Hono } from 'hono';
+import { z } from 'zod';
 import type { IngestDeps } from '../deps';
 import { type IntakeGate, rawJsonBody } from '../intake';
 import { SnsCertificateCache } from '../sns-certificates';
+import { IntakeAnswer, intakeAnswers } from './intake-answer';
+
+const operation = defineOperation({
+  method: 'post',
+  path: '/api/v1/webhooks/cloud-monitor',
+  access: 'public',
+  summary: 'Record CloudWatch alarms delivered by Amazon SNS',
+  description:
+    'SNS posts `text/plain` JSON. Every message’s signature is verified with the certificate of an allowed `SigningCertURL`, and its topic checked against the allowlist when one is set. Subscription confirmations are confirmed by fetching `SubscribeURL`.',
+  request: {
+    body: { content: { 'text/plain': { schema: SnsEnvelope } }, required: true },
+  },
+  responses: {
+    ...intakeAnswers,
+    200: answer(
+      'Alarms recorded, or a subscription confirmed or ended',
+      z.union([
+        IntakeAnswer,
+        z.object({ confirmed: z.literal(true), topic_arn: z.string() }),
+        z.object({ unsubscribed: z.literal(true), topic_arn: z.string() }),
+      ]),
+    ),
+  },
+});
 
 // The certificate and subscribe URLs must match SNS_CERT_URL_PATTERN; loopback hosts are only ever
 // allowed when that pattern itself names them (tests), never by the default pattern.
 const urlOptions = { allowLoopback: true };
 
 /**
- * CloudWatch alarms through SNS (spec §4.3, reference §3): `text/plain` JSON, every message's
+ * CloudWatch alarms through SNS: `text/plain` JSON, every message's
  * signature verified with the certificate of an allowed `SigningCertURL`, the topic checked against
  * the allowlist when one is set, subscriptions confirmed by fetching `SubscribeURL`, unsubscriptions
  * logged, alarms recorded.
  */
-export function addCloudMonitorRoute(app: Hono<AppEnv>, deps: IngestDeps, gate: IntakeGate): void {
+export function addCloudMonitorRoute(app: HttpApp, deps: IngestDeps, gate: IntakeGate): void {
   const { ctx, config } = deps;
   const certificates = new SnsCertificateCache();
 
-  app.post('/api/v1/webhooks/cloud-monitor', async (c) => {
+  addRawOperation(app, operation, async (c) => {
     const raw = await rawJsonBody(c, /^(text\/plain|application\/(.+\+)?json)\b/i);
     const parsed = parseSnsEnvelope(parseJson(raw));
     if (!parsed.ok)

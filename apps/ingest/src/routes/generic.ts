@@ -1,21 +1,46 @@
 import { parseGenericWebhook } from '@firebreak/domain';
-import type { AppEnv } from '@firebreak/http';
-import { AppError, genericWebhookJsonSchema } from '@firebreak/schema';
+import { addRawOperation, defineOperation, type HttpApp, jsonBody } from '@firebreak/http';
+import { AppError, GenericWebhookBody, genericWebhookJsonSchema } from '@firebreak/schema';
 import { readIntegrationSecret, reportInvalidSignature } from '@firebreak/services';
-import type { Hono } from 'hono';
+import { z } from 'zod';
 import type { IngestDeps } from '../deps';
 import { type IntakeGate, ingest, rawJsonBody } from '../intake';
 import { genericSignatureMatches } from '../signatures';
+import { intakeAnswers } from './intake-answer';
 
-/** Spec §4.2 and §5.2. */
-export function addGenericWebhookRoutes(app: Hono<AppEnv>, deps: IngestDeps, gate: IntakeGate): void {
+const schemaOperation = defineOperation({
+  method: 'get',
+  path: '/api/v1/webhooks/generic/schema',
+  access: 'public',
+  summary: 'The JSON Schema of the generic webhook’s body',
+  responses: {
+    200: { description: 'A JSON Schema (draft 2020-12)', content: { 'application/json': { schema: {} } } },
+  },
+});
+
+const webhookOperation = defineOperation({
+  method: 'post',
+  path: '/api/v1/webhooks/generic',
+  access: 'public',
+  summary: 'Record alerts from any sender',
+  description:
+    'When a signing secret is set (Settings → Integrations), `X-Service-Signature: sha256=<hex HMAC-SHA256 of the raw body>` must match.',
+  request: {
+    body: jsonBody(GenericWebhookBody),
+    headers: z.object({ 'x-service-signature': z.string().optional() }),
+  },
+  responses: intakeAnswers,
+});
+
+/** The generic webhook: our own JSON shape, optionally signed. */
+export function addGenericWebhookRoutes(app: HttpApp, deps: IngestDeps, gate: IntakeGate): void {
   let schema: unknown;
-  app.get('/api/v1/webhooks/generic/schema', (c) => {
+  addRawOperation(app, schemaOperation, (c) => {
     schema ??= genericWebhookJsonSchema();
     return c.json(schema as object);
   });
 
-  app.post('/api/v1/webhooks/generic', async (c) => {
+  addRawOperation(app, webhookOperation, async (c) => {
     const raw = await rawJsonBody(c);
     const secret = await readIntegrationSecret(deps.ctx, 'genericSigningSecret');
     if (secret !== null && !genericSignatureMatches(secret, raw, c.req.header('x-service-signature'))) {

@@ -1,17 +1,46 @@
 import { parseAlertmanagerWebhook, parseGrafanaWebhook } from '@firebreak/domain';
-import type { AppEnv } from '@firebreak/http';
-import { AppError } from '@firebreak/schema';
+import { addRawOperation, defineOperation, type HttpApp, jsonBody } from '@firebreak/http';
+import { AlertmanagerPayload, AppError, GrafanaPayload } from '@firebreak/schema';
 import { readIntegrationSecret, reportInvalidSignature } from '@firebreak/services';
-import type { Hono } from 'hono';
+import { z } from 'zod';
 import type { IngestDeps } from '../deps';
 import { type IntakeGate, ingest, rawJsonBody } from '../intake';
 import { bearerMatches, grafanaSignatureMatches } from '../signatures';
+import { intakeAnswers } from './intake-answer';
 
-/** Spec §4.3: Prometheus Alertmanager (v4 payload) and Grafana unified alerting. */
-export function addMonitoringWebhookRoutes(app: Hono<AppEnv>, deps: IngestDeps, gate: IntakeGate): void {
+const alertmanagerOperation = defineOperation({
+  method: 'post',
+  path: '/api/v1/webhooks/metrics-alertmanager',
+  access: 'public',
+  summary: 'Record alerts from Prometheus Alertmanager (webhook payload version 4)',
+  description:
+    'When a bearer token is set (Settings → Integrations), `Authorization: Bearer <token>` must carry it.',
+  request: {
+    body: jsonBody(AlertmanagerPayload),
+    headers: z.object({ authorization: z.string().optional() }),
+  },
+  responses: intakeAnswers,
+});
+
+const grafanaOperation = defineOperation({
+  method: 'post',
+  path: '/api/v1/webhooks/dashboard-alerting',
+  access: 'public',
+  summary: 'Record alerts from Grafana unified alerting',
+  description:
+    'When an HMAC secret is set, `X-Grafana-Alerting-Signature` must be the hex HMAC-SHA256 of the body (of `<timestamp>:<body>` when a timestamp header is set, and that timestamp within 5 minutes).',
+  request: {
+    body: jsonBody(GrafanaPayload),
+    headers: z.object({ 'x-grafana-alerting-signature': z.string().optional() }),
+  },
+  responses: intakeAnswers,
+});
+
+/** Prometheus Alertmanager (v4 payload) and Grafana unified alerting. */
+export function addMonitoringWebhookRoutes(app: HttpApp, deps: IngestDeps, gate: IntakeGate): void {
   const { ctx } = deps;
 
-  app.post('/api/v1/webhooks/metrics-alertmanager', async (c) => {
+  addRawOperation(app, alertmanagerOperation, async (c) => {
     const raw = await rawJsonBody(c);
     const token = await readIntegrationSecret(ctx, 'alertmanagerBearerToken');
     if (token !== null && !bearerMatches(token, c.req.header('authorization'))) {
@@ -21,7 +50,7 @@ export function addMonitoringWebhookRoutes(app: Hono<AppEnv>, deps: IngestDeps, 
     return c.json(await gate.run(() => ingest(ctx, 'alertmanager', raw, parseAlertmanagerWebhook)));
   });
 
-  app.post('/api/v1/webhooks/dashboard-alerting', async (c) => {
+  addRawOperation(app, grafanaOperation, async (c) => {
     const raw = await rawJsonBody(c);
     const secret = await readIntegrationSecret(ctx, 'grafanaHmacSecret');
     if (secret !== null) {

@@ -1,0 +1,99 @@
+import { answer, defineOperation, errorAnswers, jsonBody } from '@firebreak/http';
+import {
+  AddNoteInput,
+  Alert,
+  AlertStatus,
+  CreateIncidentInput,
+  Incident,
+  IncidentList,
+  ListIncidentsQuery,
+  TimelineEntry,
+  UpdateIncidentInput,
+} from '@firebreak/schema';
+import { z } from 'zod';
+import { IncidentParams } from './params';
+
+export const ListAlertsQuery = z.object({
+  status: AlertStatus.optional(),
+  source: z.string().min(1).max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(50),
+  cursor: z.string().max(300).optional(),
+  sort: z.literal('-received_at', { error: 'the only order is -received_at (newest first)' }).optional(),
+});
+
+/** Incidents, their timeline and notes; members change them, viewers read them. */
+export const incidentOperations = {
+  create: defineOperation({
+    method: 'post',
+    path: '/api/v1/incidents',
+    access: 'member',
+    summary: 'Open an incident',
+    request: { body: jsonBody(CreateIncidentInput) },
+    responses: { 201: answer('Created', Incident), ...errorAnswers(400, 403, 415) },
+  }),
+  list: defineOperation({
+    method: 'get',
+    path: '/api/v1/incidents',
+    access: 'viewer',
+    summary: 'List incidents, newest first',
+    request: { query: ListIncidentsQuery },
+    responses: { 200: answer('A page', IncidentList), ...errorAnswers(400) },
+  }),
+  get: defineOperation({
+    method: 'get',
+    path: '/api/v1/incidents/{id}',
+    access: 'viewer',
+    summary: 'One incident',
+    request: { params: IncidentParams },
+    responses: { 200: answer('The incident', Incident), ...errorAnswers(404) },
+  }),
+  update: defineOperation({
+    method: 'patch',
+    path: '/api/v1/incidents/{id}',
+    access: 'member',
+    summary: 'Change status, severity, title, description or commander',
+    request: { params: IncidentParams, body: jsonBody(UpdateIncidentInput) },
+    responses: { 200: answer('The incident', Incident), ...errorAnswers(400, 403, 404, 409, 415) },
+  }),
+  timeline: defineOperation({
+    method: 'get',
+    path: '/api/v1/incidents/{id}/timeline',
+    access: 'viewer',
+    summary: 'The timeline, oldest first',
+    request: { params: IncidentParams },
+    responses: {
+      200: answer('Entries', z.object({ entries: z.array(TimelineEntry) })),
+      ...errorAnswers(404),
+    },
+  }),
+  addNote: defineOperation({
+    method: 'post',
+    path: '/api/v1/incidents/{id}/notes',
+    access: 'member',
+    summary: 'Add a note',
+    request: { params: IncidentParams, body: jsonBody(AddNoteInput) },
+    responses: { 201: answer('The note', TimelineEntry), ...errorAnswers(400, 403, 404, 409, 415) },
+  }),
+};
+
+export const alertOperations = {
+  list: defineOperation({
+    method: 'get',
+    path: '/api/v1/alerts',
+    access: 'viewer',
+    summary: 'List alerts, newest received first',
+    request: { query: ListAlertsQuery },
+    responses: {
+      200: answer('A page', z.object({ alerts: z.array(Alert), next_cursor: z.string().nullable() })),
+      ...errorAnswers(400),
+    },
+  }),
+  ofIncident: defineOperation({
+    method: 'get',
+    path: '/api/v1/incidents/{id}/alerts',
+    access: 'viewer',
+    summary: 'The alerts linked to an incident',
+    request: { params: IncidentParams },
+    responses: { 200: answer('Alerts', z.object({ alerts: z.array(Alert) })), ...errorAnswers(404) },
+  }),
+};

@@ -1,0 +1,3 @@
+export * from './document';
+export * from './operation';
+export * from './responses';
