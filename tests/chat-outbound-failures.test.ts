@@ -1,12 +1,13 @@
 // Outbound chat when the chat service says no, slows us down or is away (issue 6, spec §7): the exact
 // log lines, one `chat_failed` entry, no endless retries, and an incident that is never held back.
+
+import { createChatClient } from '@firebreak/chat-client';
 import { addNote, getIncident } from '@firebreak/services';
 import { waitFor } from '@firebreak/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChatCallError } from '../apps/chat/src/outbound/errors';
 import { runChatJob } from '../apps/chat/src/outbound/job';
 import { openChannel } from '../apps/chat/src/outbound/open-channel';
-import { createChatClient } from '../apps/chat/src/slack-client';
 import { actor, type ChatHarness, PUBLIC_URL, startChatHarness, texts } from './support/chat-outbound';
 
 let h: ChatHarness | undefined;

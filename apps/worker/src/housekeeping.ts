@@ -1,5 +1,8 @@
-import { sessions, setupTokens } from '@firebreak/db';
-import { reportIfDatabaseUnavailable, type ServiceContext } from '@firebreak/services';
+import {
+  removeExpiredCredentials,
+  reportIfDatabaseUnavailable,
+  type ServiceContext,
+} from '@firebreak/services';
 
 /**
  * Periodic clean-up that needs no queue: expired login sessions and setup tokens are deleted so the
@@ -8,10 +11,7 @@ import { reportIfDatabaseUnavailable, type ServiceContext } from '@firebreak/ser
 export function startHousekeeping(ctx: ServiceContext, intervalMs = 60 * 60 * 1000): { stop(): void } {
   const run = async () => {
     try {
-      const removed = await sessions.deleteExpiredSessions(ctx.sql, ctx.now());
-      if (removed > 0) ctx.logger.info({ removed }, 'expired sessions removed');
-      const tokens = await setupTokens.deleteExpiredSetupTokens(ctx.sql, ctx.now());
-      if (tokens > 0) ctx.logger.info({ removed: tokens }, 'expired setup tokens removed');
+      await removeExpiredCredentials(ctx);
     } catch (error) {
       // A database outage is logged once by the failure log; try again next time.
       if (!reportIfDatabaseUnavailable(ctx, error)) ctx.logger.error({ err: error }, 'housekeeping failed');

@@ -110,5 +110,3 @@ export function crossVariableProblems(env: Record<string, string | undefined>): 
   }
   return problems;
 }
-
-export type ParsedEnv = z.infer<typeof EnvSchema>;

@@ -94,3 +94,34 @@ export async function latestPostmortemRequest(
     order by created_at desc, id desc limit 1`;
   return row;
 }
+
+export interface HandoffIncidentRow {
+  number: number;
+  title: string;
+  severity: string;
+  status: string;
+  created_at: Date;
+  resolved_at: Date | null;
+  /** Timeline entries written in the window. */
+  changes: number;
+}
+
+/** Incidents that were opened, changed or resolved in a window, or are still open (the handoff). */
+export async function listHandoffIncidents(
+  sql: Queryable,
+  since: Date,
+  until: Date,
+): Promise<HandoffIncidentRow[]> {
+  return sql<HandoffIncidentRow[]>`
+    select i.number, i.title, i.severity, i.status, i.created_at, i.resolved_at,
+           (select count(*)::int from timeline_entries t
+             where t.incident_id = i.id and t.created_at >= ${since} and t.created_at < ${until}) as changes
+    from incidents i
+    where (i.created_at >= ${since} and i.created_at < ${until})
+       or (i.resolved_at >= ${since} and i.resolved_at < ${until})
+       or (i.status <> 'resolved' and i.created_at < ${until})
+       or exists (select 1 from timeline_entries t
+                   where t.incident_id = i.id and t.created_at >= ${since} and t.created_at < ${until})
+    order by i.number
+    limit 500`;
+}

@@ -1,4 +1,4 @@
-import type { Actor, TimelineEntryType } from '@firebreak/schema';
+import type { Actor, IncidentStatus, TimelineEntryType } from '@firebreak/schema';
 import type { Queryable } from './client';
 import type { IncidentRow } from './incidents';
 import { insertTimelineEntry } from './timeline';
@@ -21,6 +21,25 @@ export async function findChatIncident(sql: Queryable, id: string): Promise<Chat
            (select count(*)::int from alerts a where a.incident_id = i.id) as alert_count
     from incidents i left join users u on u.id = i.commander_id
     where i.id = ${id}`;
+  return row;
+}
+
+/** What a chat command needs to know about the incident a channel belongs to. */
+export interface ChannelIncident {
+  id: string;
+  number: number;
+  title: string;
+  status: IncidentStatus;
+  commander_id: string | null;
+}
+
+/** The incident whose chat channel this is (`incidents.chat_channel_id` is unique), if any. */
+export async function findIncidentByChannel(
+  sql: Queryable,
+  channelId: string,
+): Promise<ChannelIncident | undefined> {
+  const [row] = await sql<ChannelIncident[]>`
+    select id, number, title, status, commander_id from incidents where chat_channel_id = ${channelId}`;
   return row;
 }
 
@@ -206,3 +225,5 @@ export async function recordDirectMessage(
     values (${dm.entryId}, ${dm.slackUserId}, ${dm.messageTs}, ${dm.error ?? null}, ${dm.at})
     on conflict (entry_id, slack_user_id) do nothing`;
 }
+
+export { withIncidentChatLock } from './chat-lock';

@@ -1,6 +1,7 @@
 import type { TargetType } from '@firebreak/schema';
 import type { Queryable } from './client';
 import { groupBy } from './group-by';
+import { settingKeys } from './settings';
 
 /**
  * The escalation policy aggregate: a policy, its tiers in notification order, and the users a tier
@@ -146,6 +147,11 @@ export async function findPolicy(sql: Queryable, id: string): Promise<Escalation
   return policy;
 }
 
+export async function policyExists(sql: Queryable, id: string): Promise<boolean> {
+  const [found] = await sql`select 1 from escalation_policies where id = ${id}`;
+  return found !== undefined;
+}
+
 export async function deletePolicy(sql: Queryable, id: string): Promise<boolean> {
   const result = await sql`delete from escalation_policies where id = ${id}`;
   return result.count > 0;
@@ -161,7 +167,7 @@ export async function keepTierUserNames(sql: Queryable, userId: string): Promise
 export interface PolicyReferences {
   /** Names of the routing rules whose actions send incidents to the policy. */
   routingRules: string[];
-  /** Whether it is the installation's default (setting `default_escalation_policy_id`). */
+  /** Whether it is the installation's default (`settingKeys.defaultEscalationPolicy`). */
   isDefault: boolean;
 }
 
@@ -171,7 +177,7 @@ export async function findPolicyReferences(sql: Queryable, id: string): Promise<
     select name from routing_rules where actions ->> 'escalation_policy_id' = ${id} order by name`;
   const [setting] = await sql<{ found: boolean }[]>`
     select exists (
-      select 1 from settings where key = 'default_escalation_policy_id' and value #>> '{}' = ${id}
+      select 1 from settings where key = ${settingKeys.defaultEscalationPolicy} and value #>> '{}' = ${id}
     ) as found`;
   return { routingRules: rules.map((rule) => rule.name), isDefault: setting?.found ?? false };
 }

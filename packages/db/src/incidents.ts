@@ -79,6 +79,19 @@ export async function lockIncident(sql: Queryable, ref: IncidentRef): Promise<In
   return row;
 }
 
+/**
+ * The incident's status, title and number under a share lock: the incident cannot change status until
+ * the transaction ends, while other readers are not held up.
+ */
+export async function lockIncidentStatus(
+  sql: Queryable,
+  id: string,
+): Promise<Pick<IncidentRow, 'status' | 'title' | 'number'> | undefined> {
+  const [row] = await sql<Pick<IncidentRow, 'status' | 'title' | 'number'>[]>`
+    select status, title, number from incidents where id = ${id} for share`;
+  return row;
+}
+
 export interface ListIncidentsFilter {
   status?: IncidentStatus | undefined;
   severity?: IncidentSeverity | undefined;
@@ -141,6 +154,18 @@ export async function updateIncidentFields(
     where id = ${id}
     returning *`;
   return row!;
+}
+
+/**
+ * One opener per (rule, group) at a time, until the transaction ends: without it, two requests with
+ * alerts of the same new group would both find no open incident and both open one.
+ */
+export async function lockGroupOpening(
+  sql: Queryable,
+  routingRuleId: string,
+  groupKey: string,
+): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`${routingRuleId}:${groupKey}`}, 0))`;
 }
 
 /** The newest open incident a rule opened for this group within the window (alert grouping). */

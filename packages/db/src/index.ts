@@ -17,6 +17,7 @@ export * as routingRules from './routing-rules';
 export * as schedules from './schedules';
 export * as sessions from './sessions';
 export * as settings from './settings';
+export { settingKeys } from './settings';
 export * as setupTokens from './setup-tokens';
 export * as timeline from './timeline';
 export * as userAdmin from './user-admin';

@@ -1,24 +1,31 @@
+import type { JobName, JobPayload } from '@firebreak/queue';
 import type { Queryable } from './client';
 
-export interface InsertOutboxRow {
-  jobName: string;
-  payload: Record<string, unknown>;
-  /** Rows with the same key are relayed in the order they were written (usually the incident id). */
-  orderingKey?: string | null;
-  availableAt?: Date;
-}
+/**
+ * One job of the catalog, waiting in PostgreSQL to be queued. Typed against the catalog (the row is
+ * the job's durable half), so an unknown job name or a payload of the wrong shape does not compile.
+ */
+export type OutboxJob = {
+  [N in JobName]: {
+    name: N;
+    payload: JobPayload<N>;
+    /** Rows with the same key are relayed in the order they were written (usually the incident id). */
+    orderingKey?: string | null;
+    availableAt?: Date;
+  };
+}[JobName];
 
 /**
- * Records background work in the caller's transaction (ARCHITECTURE.md, "Durability"): it exists if
- * and only if the change that asked for it committed.
+ * Records background work in the caller's transaction: it exists if and only if the change that
+ * asked for it committed.
  */
-export async function insertOutboxRows(sql: Queryable, rows: InsertOutboxRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  const values = rows.map((row) => ({
-    job_name: row.jobName,
-    payload: row.payload,
-    ordering_key: row.orderingKey ?? null,
-    ...(row.availableAt ? { available_at: row.availableAt } : {}),
+export async function insertOutboxRows(sql: Queryable, jobs: readonly OutboxJob[]): Promise<void> {
+  if (jobs.length === 0) return;
+  const values = jobs.map((job) => ({
+    job_name: job.name,
+    payload: job.payload,
+    ordering_key: job.orderingKey ?? null,
+    ...(job.availableAt ? { available_at: job.availableAt } : {}),
   }));
   await sql`insert into outbox ${sql(values as never)}`;
 }
@@ -38,4 +45,44 @@ export async function listPendingOutbox(sql: Queryable, limit = 100): Promise<Ou
   return sql<OutboxRow[]>`
     select id, job_name, payload, ordering_key, available_at, created_at, sent_at
     from outbox where sent_at is null order by id limit ${limit}`;
+}
+
+// Any constant; only one relay works at a time, so the queue receives rows in outbox order.
+const RELAY_LOCK_KEY = 7_305_111_003;
+
+/**
+ * Takes the relay's lock until the transaction ends, without waiting: false when another relay holds
+ * it (that one is moving the rows; this one tries again next round).
+ */
+export async function tryLockRelay(sql: Queryable): Promise<boolean> {
+  const [row] = await sql<
+    { locked: boolean }[]
+  >`select pg_try_advisory_xact_lock(${RELAY_LOCK_KEY}) as locked`;
+  return row?.locked ?? false;
+}
+
+/** A row about to be relayed, as stored: the relay checks its name and payload against the catalog. */
+export interface RelayRow {
+  id: string;
+  job_name: string;
+  payload: Record<string, unknown>;
+  /** How long until the row is due, by the database's clock (which also wrote `available_at`). */
+  delay_ms: number;
+}
+
+/** The oldest rows not yet relayed (due or not: a row not yet due becomes a delayed job). */
+export async function listRowsToRelay(sql: Queryable, limit: number): Promise<RelayRow[]> {
+  return sql<RelayRow[]>`
+    select id, job_name, payload,
+           greatest(0, extract(epoch from (available_at - now())) * 1000)::int as delay_ms
+    from outbox where sent_at is null order by id limit ${limit}`;
+}
+
+export async function markOutboxSent(sql: Queryable, ids: readonly string[]): Promise<void> {
+  await sql`update outbox set sent_at = now(), attempts = attempts + 1 where id = any(${ids as string[]})`;
+}
+
+/** Why a row could not be relayed (it is marked sent all the same, so it holds up nothing). */
+export async function recordOutboxError(sql: Queryable, id: string, error: string): Promise<void> {
+  await sql`update outbox set last_error = ${error} where id = ${id}`;
 }

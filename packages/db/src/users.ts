@@ -46,3 +46,56 @@ export async function countUsers(sql: Queryable): Promise<number> {
   const [row] = await sql<{ count: number }[]>`select count(*)::int as count from users`;
   return row!.count;
 }
+
+export async function findUserBySlackId(sql: Queryable, slackUserId: string): Promise<UserRow | undefined> {
+  const [row] = await sql<UserRow[]>`select * from users where slack_user_id = ${slackUserId}`;
+  return row;
+}
+
+/**
+ * Remembers a user's chat id after an e-mail match, so the next command needs no chat API call. A user
+ * already linked to another chat id keeps it: the same person in a second workspace must not unlink
+ * the first.
+ */
+export async function linkSlackUser(sql: Queryable, userId: string, slackUserId: string): Promise<boolean> {
+  const result = await sql`
+    update users set slack_user_id = ${slackUserId}, updated_at = now()
+    where id = ${userId} and slack_user_id is null`;
+  return result.count > 0;
+}
+
+/**
+ * A `member` made from a chat profile: no password, `auth_source` chat. Undefined when a concurrent
+ * request created the same person first (either unique index: e-mail or chat id).
+ */
+export async function insertChatUser(
+  sql: Queryable,
+  user: { email: string; name: string; slackUserId: string },
+): Promise<UserRow | undefined> {
+  const [row] = await sql<UserRow[]>`
+    insert into users (email, name, role, slack_user_id, auth_source, password_hash)
+    values (${user.email}, ${user.name}, 'member', ${user.slackUserId}, 'chat', null)
+    on conflict do nothing
+    returning *`;
+  return row;
+}
+
+export interface UserContact {
+  id: string;
+  name: string;
+  slack_user_id: string | null;
+}
+
+/** Name and chat id of each of these users (those that still exist), in no particular order. */
+export async function findUserContacts(sql: Queryable, ids: readonly string[]): Promise<UserContact[]> {
+  if (ids.length === 0) return [];
+  return sql<UserContact[]>`select id, name, slack_user_id from users where id = any(${ids as string[]})`;
+}
+
+// Any constant; serialises first starts of several processes against one empty database.
+const BOOTSTRAP_LOCK_KEY = 7_305_111_002;
+
+/** Held until the transaction ends: only one process at a time decides whether to create the first admin. */
+export async function lockFirstAdminCreation(sql: Queryable): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${BOOTSTRAP_LOCK_KEY})`;
+}

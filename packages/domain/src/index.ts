@@ -1,6 +1,5 @@
+// Node consumers get the whole domain; the web UI imports `@firebreak/domain/browser` (no node builtins).
 export * from './alert-sources';
-export * from './incident-lifecycle';
-export * from './oncall';
-export * from './oncall-import';
-export * from './roles';
-export * from './routing';
+export * from './alert-update';
+export * from './browser';
+export * from './escalation-step';

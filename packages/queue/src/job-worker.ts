@@ -1,13 +1,17 @@
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { isJobName, type JobName, type JobPayload, jobCatalog, type QueueName } from './jobs';
+import { isJobName, type JobName, type JobPayload, type JobsOf, jobCatalog, type QueueName } from './jobs';
 import { cappedBackoffStrategy } from './queues';
 
 /** Thrown by a handler that re-scheduled its own job (`job.moveToDelayed`), e.g. after a 429. */
 export { DelayedError } from 'bullmq';
 
 export type JobHandler<N extends JobName> = (payload: JobPayload<N>, job: Job) => Promise<void>;
-export type JobHandlers = { [N in JobName]?: JobHandler<N> };
+/**
+ * A handler for every job of queue `Q`: a job added to the catalog without a handler on its queue's
+ * worker does not compile.
+ */
+export type QueueHandlers<Q extends QueueName> = { [N in JobsOf<Q>]: JobHandler<N> };
 
 /** A failure that retrying cannot fix (bad payload, a chat error such as `invalid_auth`). */
 export class PermanentJobError extends UnrecoverableError {}
@@ -24,12 +28,18 @@ export interface JobWorkerOptions {
  * Consumes one queue. Payloads are validated against the catalog before a handler sees them; an
  * invalid payload or an unknown job name fails at once, without retries.
  */
-export function createJobWorker(queue: QueueName, handlers: JobHandlers, options: JobWorkerOptions): Worker {
+export function createJobWorker<Q extends QueueName>(
+  queue: Q,
+  handlers: QueueHandlers<Q>,
+  options: JobWorkerOptions,
+): Worker {
+  const handlerOf = handlers as Partial<Record<JobName, JobHandler<JobName>>>;
   const worker = new Worker(
     queue,
     async (job) => {
       if (!isJobName(job.name)) throw new PermanentJobError(`unknown job ${job.name}`);
-      const handler = handlers[job.name] as JobHandler<JobName> | undefined;
+      // Only a job added to the wrong queue by hand gets here without a handler.
+      const handler = handlerOf[job.name];
       if (!handler) throw new PermanentJobError(`no handler for ${job.name} on this worker`);
       const parsed = jobCatalog[job.name].payload.safeParse(job.data);
       if (!parsed.success)

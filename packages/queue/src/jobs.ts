@@ -83,13 +83,13 @@ export const jobCatalog = {
 
 export type JobName = keyof typeof jobCatalog;
 export type JobPayload<N extends JobName> = z.infer<(typeof jobCatalog)[N]['payload']>;
+/** The names of the jobs that run on queue `Q`. */
+export type JobsOf<Q extends QueueName> = {
+  [N in JobName]: (typeof jobCatalog)[N]['queue'] extends Q ? N : never;
+}[JobName];
 
 export function isJobName(name: string): name is JobName {
   return Object.hasOwn(jobCatalog, name);
-}
-
-export function queueOf(name: JobName): QueueName {
-  return jobCatalog[name].queue;
 }
 
 /** Delay before the next try after `attemptsMade` failed ones: doubling from `backoffMs`, capped. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PageLimit } from './page';
 
 export const incidentSeverities = ['critical', 'high', 'medium', 'low'] as const;
 export const IncidentSeverity = z.enum(incidentSeverities);
@@ -38,7 +39,7 @@ export type UpdateIncidentInput = z.infer<typeof UpdateIncidentInput>;
 export const ListIncidentsQuery = z.object({
   status: IncidentStatus.optional(),
   severity: IncidentSeverity.optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(50),
+  limit: PageLimit,
   cursor: z.string().max(200).optional(),
 });
 export type ListIncidentsQuery = z.infer<typeof ListIncidentsQuery>;

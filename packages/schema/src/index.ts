@@ -7,6 +7,7 @@ export * from './import';
 export * from './incident';
 export * from './oncall';
 export * from './oncall-source';
+export * from './page';
 export * from './routing';
 export * from './settings';
 export * from './validation';

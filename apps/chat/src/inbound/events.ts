@@ -1,6 +1,5 @@
-import { chatEvents } from '@firebreak/db';
 import type { Logger } from '@firebreak/logger';
-import { findIncidentByChannel, type ServiceContext } from '@firebreak/services';
+import { claimChatEvent, findIncidentByChannel, type ServiceContext } from '@firebreak/services';
 import { z } from 'zod';
 
 const Envelope = z.object({
@@ -40,7 +39,7 @@ export async function handleEvent(ctx: ServiceContext, logger: Logger, body: unk
     event.type === 'channel_left' || (event.type === 'member_left_channel' && event.user === botUserId);
   if (!botLeft || !event.channel) return null;
 
-  if (!(await chatEvents.claimChatEvent(ctx.sql, envelope.event_id, ctx.now()))) {
+  if (!(await claimChatEvent(ctx, envelope.event_id))) {
     logger.info({ event_id: envelope.event_id }, 'chat: duplicate event ignored');
     return null;
   }

@@ -1,6 +1,6 @@
+import { chatErrorCode } from '@firebreak/chat-client';
 import type { ChatIdentity, ChatProfileLookup } from '@firebreak/services';
 import type { WebClient } from '@slack/web-api';
-import { chatErrorCode } from '../slack-client';
 
 /**
  * How long a command waits for `users.info` before going on without it. Slack gives us 3 seconds in

@@ -1,9 +1,9 @@
-import type { chat } from '@firebreak/db';
+import type { ChatIncident } from '@firebreak/services';
 import { describe, expect, it } from 'vitest';
 import { CARD_ACTIONS, cardDigest, channelPurpose, channelTopic, renderCard, resolvedTopic } from './card';
 import { escapeMrkdwn, formatDuration } from './format';
 
-const incident = (over: Partial<chat.ChatIncident> = {}): chat.ChatIncident => ({
+const incident = (over: Partial<ChatIncident> = {}): ChatIncident => ({
   id: '00000000-0000-4000-8000-000000000042',
   number: 42,
   title: 'Database primary down',

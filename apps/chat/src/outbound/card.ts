@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { chat } from '@firebreak/db';
+import type { ChatIncident } from '@firebreak/services';
 import { TOPIC_MAX_LENGTH, truncate } from './channel-name';
 import {
   type ChatBlock,
@@ -14,7 +14,7 @@ import {
   statusLabel,
 } from './format';
 
-type Incident = chat.ChatIncident;
+type Incident = ChatIncident;
 
 /** The card's buttons; the inbound half handles these `action_id`s, each button's value is the incident id. */
 export const CARD_ACTIONS = {

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { chat } from '@firebreak/db';
+import { readLastChatPostAt } from '@firebreak/services';
 import type { ChatUpdateArguments, WebClient } from '@slack/web-api';
 import { ChannelPacingError, ChatCallError, type ChatOperation, isRefusal } from './errors';
 import type { ChatMessage } from './format';
@@ -54,7 +54,7 @@ export async function postInChannel(
   operation: ChatOperation,
   message: ChatMessage,
 ): Promise<string> {
-  const last = await chat.lastChatPostAt(jc.sql, channelId);
+  const last = await readLastChatPostAt(jc.session, channelId);
   const wait = last ? last.getTime() + POST_INTERVAL_MS - jc.ctx.now().getTime() : 0;
   if (wait > MAX_PACING_SLEEP_MS) throw new ChannelPacingError(Math.min(wait, POST_INTERVAL_MS));
   if (wait > 0) await sleep(wait);

@@ -18,17 +18,20 @@ export function slugify(text: string): string {
 }
 
 /** `prefix + slug + suffix` within the limit, shortening the slug and trimming the dash it may end on. */
-function fit(prefix: string, slug: string, suffix: string): string {
+function fitName(prefix: string, slug: string, suffix: string): string {
   const room = Math.max(0, CHANNEL_NAME_MAX_LENGTH - prefix.length - suffix.length);
   const cut = slug.slice(0, room).replace(/-+$/, '');
   return cut ? `${prefix}${cut}${suffix}` : `${prefix.replace(/-+$/, '')}${suffix}`;
 }
 
+/** `name_taken` → `-2`, `-3`…; past this many, something other than bad luck is going on. */
+export const MAX_NAME_ATTEMPTS = 20;
+
 const suffixOf = (attempt: number) => (attempt > 1 ? `-${attempt}` : '');
 
 /** The `attempt`-th name to try: `name_taken` makes the next attempt add `-2`, `-3`… */
 export function incidentChannelName(number: number, title: string, attempt = 1): string {
-  return fit(`inc-${number}-`, slugify(title), suffixOf(attempt));
+  return fitName(`inc-${number}-`, slugify(title), suffixOf(attempt));
 }
 
 /** What the contract asks the channel to be renamed to on resolution; no Slack channel can have it. */
@@ -43,7 +46,7 @@ export function resolvedLiteral(channelName: string): string {
 export function resolvedChannelName(channelName: string, attempt = 1): string {
   const match = /^(inc-\d+-?)(.*)$/.exec(channelName);
   const [prefix, rest] = match ? [`resolved-${match[1]}`, match[2] ?? ''] : ['resolved-', channelName];
-  return fit(prefix, rest, suffixOf(attempt));
+  return fitName(prefix, rest, suffixOf(attempt));
 }
 
 /** Topics are plain text of at most 250 characters. */

@@ -1,5 +1,5 @@
+import { chatErrorCode, retryAfterSeconds } from '@firebreak/chat-client';
 import { ErrorCode } from '@slack/web-api';
-import { chatErrorCode, retryAfterSeconds } from '../slack-client';
 
 /** What a job was doing when a chat call failed: the `operation` of its `chat_failed` entry. */
 export type ChatOperation =

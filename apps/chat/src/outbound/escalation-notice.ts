@@ -1,4 +1,10 @@
-import { chat } from '@firebreak/db';
+import {
+  type ChatIncident,
+  readChatEntry,
+  readChatIncident,
+  readDirectMessagesSent,
+  recordDirectMessage,
+} from '@firebreak/services';
 import { isRefusal } from './errors';
 import { reportRefusal } from './failures';
 import { flushChannel } from './flush';
@@ -17,9 +23,9 @@ interface Target {
  * delay or prevent a page. Each direct message is recorded, so a retry pages nobody twice.
  */
 export async function sendEscalationNotice(jc: ChatJob, entryId: string): Promise<void> {
-  const entry = await chat.findChatEntry(jc.sql, entryId);
+  const entry = await readChatEntry(jc.session, entryId);
   if (!entry || entry.incident_id !== jc.incidentId || entry.type !== 'escalation_triggered') return;
-  const incident = await chat.findChatIncident(jc.sql, jc.incidentId);
+  const incident = await readChatIncident(jc.session);
   if (!incident) return;
   // A notice that arrives after someone took the incident (the job waited out a chat outage) would
   // page for nothing; the channel still records the step.
@@ -31,7 +37,7 @@ export async function sendEscalationNotice(jc: ChatJob, entryId: string): Promis
 
 async function sendDirectMessages(
   jc: ChatJob,
-  incident: chat.ChatIncident,
+  incident: ChatIncident,
   entryId: string,
   targets: unknown,
 ): Promise<void> {
@@ -40,7 +46,7 @@ async function sendDirectMessages(
       .map((t) => t.slack_user_id)
       .filter((id): id is string => typeof id === 'string' && id !== ''),
   );
-  const done = await chat.directMessagesSent(jc.sql, entryId);
+  const done = await readDirectMessagesSent(jc.session, entryId);
   const message = pageText(incident, jc.publicUrl, incident.chat_channel_id);
   for (const userId of userIds) {
     if (done.has(userId)) continue;
@@ -53,15 +59,10 @@ async function sendDirectMessages(
       const posted = await jc.call('direct_message', (client) =>
         client.chat.postMessage({ channel, text: message.text, unfurl_links: false }),
       );
-      await chat.recordDirectMessage(jc.sql, { ...record, messageTs: posted.ts ?? null, at: jc.ctx.now() });
+      await recordDirectMessage(jc.session, { ...record, messageTs: posted.ts ?? null });
     } catch (error) {
       if (!isRefusal(error)) throw error;
-      await chat.recordDirectMessage(jc.sql, {
-        ...record,
-        messageTs: null,
-        error: error.code,
-        at: jc.ctx.now(),
-      });
+      await recordDirectMessage(jc.session, { ...record, messageTs: null, error: error.code });
       await reportRefusal(jc, error, { slack_user_id: userId });
     }
   }

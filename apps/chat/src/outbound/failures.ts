@@ -1,4 +1,4 @@
-import { chat } from '@firebreak/db';
+import { recordChatFailure } from '@firebreak/services';
 import { type ChatCallError, failureLine } from './errors';
 import type { ChatJob } from './job';
 
@@ -40,12 +40,7 @@ export async function reportRefusal(
   extra: Record<string, unknown> = {},
 ): Promise<void> {
   reportChatFailure(jc, error, extra);
-  await chat.recordChatFailureOnce(
-    jc.sql,
-    jc.incidentId,
-    { operation: error.operation, code: error.code },
-    jc.ctx.now(),
-  );
+  await recordChatFailure(jc.session, { operation: error.operation, code: error.code });
 }
 
 /**

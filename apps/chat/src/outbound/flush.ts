@@ -1,4 +1,11 @@
-import { chat } from '@firebreak/db';
+import {
+  type ChatIncident,
+  hasChatFailure,
+  listUnpostedChatEntries,
+  readChatEntry,
+  readChatIncident,
+  recordEntryPosted,
+} from '@firebreak/services';
 import { postInChannel } from './channel-calls';
 import { ChannelPendingError, isRefusal } from './errors';
 import { reportRefusal } from './failures';
@@ -16,14 +23,14 @@ const OPENING_WINDOW_MS = 30 * 60 * 1000;
  * when the incident was opened); `ChannelPendingError` (retried with backoff) while the channel or its
  * card is still to come, so nothing is posted above the card.
  */
-async function channelToPostIn(jc: ChatJob, incident: chat.ChatIncident): Promise<string | undefined> {
+async function channelToPostIn(jc: ChatJob, incident: ChatIncident): Promise<string | undefined> {
   if (incident.chat_channel_id) {
     if (incident.chat_card_ts) return incident.chat_channel_id;
-    if (await chat.hasChatFailure(jc.sql, incident.id, { operation: 'post_card' })) {
+    if (await hasChatFailure(jc.session, { operation: 'post_card' })) {
       return incident.chat_channel_id;
     }
   } else {
-    if (await chat.hasChatFailure(jc.sql, incident.id, { operation: 'create_channel' })) return undefined;
+    if (await hasChatFailure(jc.session, { operation: 'create_channel' })) return undefined;
     if (jc.ctx.now().getTime() - incident.created_at.getTime() > OPENING_WINDOW_MS) return undefined;
   }
   throw new ChannelPendingError(incident.id);
@@ -37,37 +44,34 @@ async function channelToPostIn(jc: ChatJob, incident: chat.ChatIncident): Promis
  * only). The card and topic then follow the incident, unless the channel refused something. Returns
  * the incident as it was read last, or undefined when there is no channel to post in or it refused.
  */
-export async function flushChannel(
-  jc: ChatJob,
-  uptoSeq: string | null,
-): Promise<chat.ChatIncident | undefined> {
-  const incident = await chat.findChatIncident(jc.sql, jc.incidentId);
+export async function flushChannel(jc: ChatJob, uptoSeq: string | null): Promise<ChatIncident | undefined> {
+  const incident = await readChatIncident(jc.session);
   if (!incident) return undefined;
   const channelId = await channelToPostIn(jc, incident);
   if (!channelId) return undefined;
-  const entries = await chat.listUnpostedEntries(jc.sql, incident.id, CHANNEL_ENTRY_TYPES, uptoSeq);
+  const entries = await listUnpostedChatEntries(jc.session, CHANNEL_ENTRY_TYPES, uptoSeq);
   let refused = false;
   for (const entry of entries) {
-    const post = { entryId: entry.id, incidentId: incident.id, channelId };
+    const post = { entryId: entry.id, channelId };
     try {
       const ts = await postInChannel(jc, channelId, 'post_message', renderEntry(entry));
-      await chat.recordChatPost(jc.sql, { ...post, messageTs: ts, at: jc.ctx.now() });
+      await recordEntryPosted(jc.session, { ...post, messageTs: ts });
     } catch (error) {
       if (!isRefusal(error)) throw error;
-      await chat.recordChatPost(jc.sql, { ...post, messageTs: null, error: error.code, at: jc.ctx.now() });
+      await recordEntryPosted(jc.session, { ...post, messageTs: null, error: error.code });
       await reportRefusal(jc, error, { entry_id: entry.id });
       refused = true;
     }
   }
   if (refused) return undefined;
-  const current = (await chat.findChatIncident(jc.sql, incident.id)) ?? incident;
+  const current = (await readChatIncident(jc.session)) ?? incident;
   await refreshChannel(jc, current);
   return current;
 }
 
 /** `chat.post_timeline_entry`: the entry, and every earlier one the channel has not heard. */
 export async function postTimelineEntry(jc: ChatJob, entryId: string): Promise<void> {
-  const entry = await chat.findChatEntry(jc.sql, entryId);
+  const entry = await readChatEntry(jc.session, entryId);
   if (!entry || entry.incident_id !== jc.incidentId) return;
   await flushChannel(jc, entry.seq);
 }

@@ -1,10 +1,8 @@
-import type { Queryable } from '@firebreak/db';
 import { DelayedError, type Job } from '@firebreak/queue';
-import type { ServiceContext } from '@firebreak/services';
+import { type ChatSession, type ServiceContext, withChatSession } from '@firebreak/services';
 import type { WebClient } from '@slack/web-api';
 import { ChannelPacingError, ChatCallError, type ChatOperation, classifyChatError } from './errors';
 import { logRetry, reportChatWorking, reportRefusal } from './failures';
-import { withIncidentChatLock } from './lock';
 
 export interface OutboundDeps {
   ctx: ServiceContext;
@@ -13,9 +11,9 @@ export interface OutboundDeps {
   publicUrl: string;
 }
 
-/** One chat job at work: it holds its incident's chat lock, and `sql` is the lock's connection. */
+/** One chat job at work: it holds its incident's chat lock (`session`, for the chat-channel verbs). */
 export interface ChatJob extends OutboundDeps {
-  sql: Queryable;
+  session: ChatSession;
   job: Job;
   incidentId: string;
   /** Calls the chat service; a failure the chat service caused becomes a `ChatCallError`. */
@@ -39,10 +37,10 @@ export async function runChatJob(
   incidentId: string,
   work: (jc: ChatJob) => Promise<void>,
 ): Promise<void> {
-  const locked = await withIncidentChatLock(deps.ctx.sql, incidentId, async (sql) => {
+  const locked = await withChatSession(deps.ctx, incidentId, async (session) => {
     const jc: ChatJob = {
       ...deps,
-      sql,
+      session,
       job,
       incidentId,
       call: async (operation, request) => {

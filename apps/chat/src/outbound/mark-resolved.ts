@@ -1,13 +1,16 @@
-import { chat } from '@firebreak/db';
+import {
+  readChatIncident,
+  readOriginalChannelName,
+  recordChannelName,
+  recordChannelTopic,
+} from '@firebreak/services';
 import { resolvedTopic } from './card';
 import { withRejoin } from './channel-calls';
-import { resolvedChannelName, resolvedLiteral } from './channel-name';
+import { MAX_NAME_ATTEMPTS, resolvedChannelName, resolvedLiteral } from './channel-name';
 import { isRefusal } from './errors';
 import { reportRefusal } from './failures';
 import { flushChannel } from './flush';
 import type { ChatJob } from './job';
-
-const MAX_NAME_ATTEMPTS = 20;
 
 /**
  * `chat.mark_resolved` (CONTRACT.md §7, spec §3.2): after the resolution was posted (posted here first
@@ -18,15 +21,15 @@ const MAX_NAME_ATTEMPTS = 20;
  */
 export async function markResolved(jc: ChatJob): Promise<void> {
   const flushed = await flushChannel(jc, null);
-  const incident = flushed ?? (await chat.findChatIncident(jc.sql, jc.incidentId));
+  const incident = flushed ?? (await readChatIncident(jc.session));
   const channelId = incident?.chat_channel_id;
   if (!incident || !channelId || incident.status !== 'resolved') return;
-  const original = (await chat.originalChannelName(jc.sql, incident.id)) ?? incident.chat_channel_name ?? '';
+  const original = (await readOriginalChannelName(jc.session)) ?? incident.chat_channel_name ?? '';
   const literal = resolvedLiteral(original);
   if (incident.chat_channel_name === literal) return;
   if (incident.chat_channel_name === original) {
     const renamed = await rename(jc, channelId, original);
-    if (renamed) await chat.setChatChannelName(jc.sql, incident.id, renamed);
+    if (renamed) await recordChannelName(jc.session, renamed);
     if (renamed === literal) return;
   }
   const topic = resolvedTopic(literal, incident);
@@ -34,7 +37,7 @@ export async function markResolved(jc: ChatJob): Promise<void> {
   await withRejoin(jc, channelId, 'update_topic', (client) =>
     client.conversations.setTopic({ channel: channelId, topic }),
   );
-  await chat.setChatTopic(jc.sql, incident.id, topic);
+  await recordChannelTopic(jc.session, topic);
 }
 
 /**

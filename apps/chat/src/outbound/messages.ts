@@ -1,5 +1,5 @@
-import type { chat } from '@firebreak/db';
 import type { IncidentSeverity, IncidentStatus, TimelineEntryType } from '@firebreak/schema';
+import type { ChatEntry, ChatIncident } from '@firebreak/services';
 import {
   type ChatMessage,
   escapeMrkdwn,
@@ -10,7 +10,7 @@ import {
   statusLabel,
 } from './format';
 
-type Entry = chat.ChatEntry;
+type Entry = ChatEntry;
 
 /**
  * The timeline entries the channel hears, in `seq` order. `incident_created` is the card itself;
@@ -98,11 +98,7 @@ export function renderEntry(entry: Entry): ChatMessage {
 }
 
 /** The direct message of an escalation step to one of its targets. */
-export function pageText(
-  incident: chat.ChatIncident,
-  publicUrl: string,
-  channelId: string | null,
-): ChatMessage {
+export function pageText(incident: ChatIncident, publicUrl: string, channelId: string | null): ChatMessage {
   const link = `<${incidentUrl(publicUrl, incident.number)}|Open in Firebreak>`;
   const channel = channelId ? ` · <#${channelId}>` : '';
   const about = `*INC-${incident.number}: ${escapeMrkdwn(incident.title)}* (${severityLabel[incident.severity]})`;

@@ -1,14 +1,18 @@
-import { chat, timeline } from '@firebreak/db';
+import {
+  type ChatIncident,
+  markChannelCreating,
+  readChatIncident,
+  recordCardPosted,
+  recordChannelOpened,
+  recordChannelTopic,
+} from '@firebreak/services';
 import { cardDigest, channelPurpose, channelTopic, renderCard } from './card';
 import { type Blocks, postInChannel, withRejoin } from './channel-calls';
-import { incidentChannelName } from './channel-name';
+import { incidentChannelName, MAX_NAME_ATTEMPTS } from './channel-name';
 import { ChatCallError, isRefusal } from './errors';
 import { reportRefusal } from './failures';
 import { flushChannel } from './flush';
 import type { ChatJob } from './job';
-
-// `name_taken` → `-2`, `-3`…; past this many, something other than bad luck is going on.
-const MAX_NAME_ATTEMPTS = 20;
 
 /**
  * `chat.open_channel`: create `inc-<number>-<slug>`, set its topic and purpose, post the card, then
@@ -17,12 +21,12 @@ const MAX_NAME_ATTEMPTS = 20;
  * is stored with a conditional update, and a creation whose answer was lost is adopted (below).
  */
 export async function openChannel(jc: ChatJob): Promise<void> {
-  const incident = await chat.findChatIncident(jc.sql, jc.incidentId);
+  const incident = await readChatIncident(jc.session);
   if (!incident) return;
   let channelId = incident.chat_channel_id;
   if (!channelId) {
     const channel = await createChannel(jc, incident);
-    if (!(await chat.claimChatChannel(jc.sql, incident.id, channel))) {
+    if (!(await recordChannelOpened(jc.session, channel))) {
       // Cannot happen while jobs of one incident hold its lock; if it does, say which channel is spare.
       jc.ctx.logger.warn(
         { incident_id: incident.id, channel_id: channel.id },
@@ -30,13 +34,6 @@ export async function openChannel(jc: ChatJob): Promise<void> {
       );
       return;
     }
-    await timeline.insertTimelineEntry(jc.sql, {
-      incidentId: incident.id,
-      type: 'chat_channel_created',
-      actor: { type: 'system', name: 'chat' },
-      data: { channel_id: channel.id, channel_name: channel.name },
-      at: jc.ctx.now(),
-    });
     jc.ctx.logger.info(
       { incident_id: incident.id, channel_id: channel.id, channel_name: channel.name },
       'chat channel created',
@@ -57,11 +54,11 @@ interface CreatedChannel {
   cardTs?: string;
 }
 
-async function createChannel(jc: ChatJob, incident: chat.ChatIncident): Promise<CreatedChannel> {
+async function createChannel(jc: ChatJob, incident: ChatIncident): Promise<CreatedChannel> {
   for (let attempt = 1; attempt <= MAX_NAME_ATTEMPTS; attempt++) {
     const name = incidentChannelName(incident.number, incident.title, attempt);
     const askedBefore = incident.chat_channel_creating === name;
-    await chat.markChatChannelCreating(jc.sql, incident.id, name);
+    await markChannelCreating(jc.session, name);
     try {
       const result = await jc.call('create_channel', (client) => client.conversations.create({ name }));
       const id = result.channel?.id;
@@ -81,11 +78,7 @@ async function createChannel(jc: ChatJob, incident: chat.ChatIncident): Promise<
  * for) cannot look a channel up by name, but `chat.postMessage` takes a name and answers the
  * channel's id: the card is posted there, and the channel becomes the incident's.
  */
-async function adoptLostChannel(
-  jc: ChatJob,
-  incident: chat.ChatIncident,
-  name: string,
-): Promise<CreatedChannel> {
+async function adoptLostChannel(jc: ChatJob, incident: ChatIncident, name: string): Promise<CreatedChannel> {
   const card = renderCard(incident, jc.publicUrl);
   const result = await jc.call('post_card', (client) =>
     client.chat.postMessage({
@@ -106,7 +99,7 @@ async function adoptLostChannel(
 }
 
 /** Topic (title, severity, lead) and purpose. A refusal is reported; the card still gets posted. */
-async function setUpChannel(jc: ChatJob, incident: chat.ChatIncident, channelId: string): Promise<void> {
+async function setUpChannel(jc: ChatJob, incident: ChatIncident, channelId: string): Promise<void> {
   const topic = channelTopic(incident);
   const purpose = channelPurpose(incident, jc.publicUrl);
   try {
@@ -120,11 +113,11 @@ async function setUpChannel(jc: ChatJob, incident: chat.ChatIncident, channelId:
     if (!isRefusal(error)) throw error;
     await reportRefusal(jc, error);
   }
-  await chat.setChatTopic(jc.sql, incident.id, topic);
+  await recordChannelTopic(jc.session, topic);
 }
 
 /** The card; it stands for the entries written at creation. False when the channel refused it. */
-async function postCard(jc: ChatJob, incident: chat.ChatIncident, channelId: string): Promise<boolean> {
+async function postCard(jc: ChatJob, incident: ChatIncident, channelId: string): Promise<boolean> {
   const card = renderCard(incident, jc.publicUrl);
   try {
     const ts = await postInChannel(jc, channelId, 'post_card', card);
@@ -137,13 +130,8 @@ async function postCard(jc: ChatJob, incident: chat.ChatIncident, channelId: str
   }
 }
 
-async function recordCard(jc: ChatJob, incident: chat.ChatIncident, channelId: string, ts: string) {
-  await chat.setChatCard(jc.sql, incident.id, { ts, digest: cardDigest(renderCard(incident, jc.publicUrl)) });
-  await chat.recordCardPost(jc.sql, incident, {
-    incidentId: incident.id,
-    channelId,
-    messageTs: ts,
-    at: jc.ctx.now(),
-  });
+async function recordCard(jc: ChatJob, incident: ChatIncident, channelId: string, ts: string) {
+  const digest = cardDigest(renderCard(incident, jc.publicUrl));
+  await recordCardPosted(jc.session, incident, { channelId, ts, digest });
   incident.chat_card_ts = ts;
 }

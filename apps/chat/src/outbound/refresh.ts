@@ -1,4 +1,4 @@
-import { chat } from '@firebreak/db';
+import { type ChatIncident, recordCardDigest, recordChannelTopic } from '@firebreak/services';
 import { cardDigest, channelTopic, renderCard } from './card';
 import { type Blocks, withRejoin } from './channel-calls';
 import { isRefusal } from './errors';
@@ -11,14 +11,14 @@ import type { ChatJob } from './job';
  * Bob" just as the card turns to Acknowledged. A refusal is reported and not tried again until the
  * incident changes once more.
  */
-export async function refreshChannel(jc: ChatJob, incident: chat.ChatIncident): Promise<void> {
+export async function refreshChannel(jc: ChatJob, incident: ChatIncident): Promise<void> {
   const channelId = incident.chat_channel_id;
   if (!channelId) return;
   await refreshCard(jc, incident, channelId);
   await refreshTopic(jc, incident, channelId);
 }
 
-async function refreshCard(jc: ChatJob, incident: chat.ChatIncident, channelId: string): Promise<void> {
+async function refreshCard(jc: ChatJob, incident: ChatIncident, channelId: string): Promise<void> {
   const ts = incident.chat_card_ts;
   if (!ts) return;
   const card = renderCard(incident, jc.publicUrl);
@@ -32,10 +32,10 @@ async function refreshCard(jc: ChatJob, incident: chat.ChatIncident, channelId: 
     if (!isRefusal(error)) throw error;
     await reportRefusal(jc, error);
   }
-  await chat.setChatCard(jc.sql, incident.id, { digest });
+  await recordCardDigest(jc.session, digest);
 }
 
-async function refreshTopic(jc: ChatJob, incident: chat.ChatIncident, channelId: string): Promise<void> {
+async function refreshTopic(jc: ChatJob, incident: ChatIncident, channelId: string): Promise<void> {
   // Null: the channel is not set up yet (opening sets it). Resolved: the resolved topic is the rename's.
   if (incident.chat_topic === null || incident.status === 'resolved') return;
   const topic = channelTopic(incident);
@@ -48,5 +48,5 @@ async function refreshTopic(jc: ChatJob, incident: chat.ChatIncident, channelId:
     if (!isRefusal(error)) throw error;
     await reportRefusal(jc, error);
   }
-  await chat.setChatTopic(jc.sql, incident.id, topic);
+  await recordChannelTopic(jc.session, topic);
 }

@@ -1,3 +1,4 @@
+import { createChatClient } from '@firebreak/chat-client';
 import type { Config } from '@firebreak/config';
 import {
   createJobWorker,
@@ -7,7 +8,6 @@ import {
   type RedisConfig,
 } from '@firebreak/queue';
 import type { ServiceContext } from '@firebreak/services';
-import { createChatClient } from '../slack-client';
 import { ChannelPendingError } from './errors';
 import { sendEscalationNotice } from './escalation-notice';
 import { postTimelineEntry } from './flush';

@@ -1,7 +1,13 @@
-import { ai, outbox, type Queryable, timeline } from '@firebreak/db';
 import type { Job } from '@firebreak/queue';
 import {
-  chatJobs,
+  type AiRequest,
+  type AiRequestKind,
+  completeHandoffDigest,
+  completePostmortem,
+  completeSummary,
+  failAiRequest,
+  findHandoffDigestRequest,
+  findPendingAiRequest,
   type IncidentContext,
   loadHandoffIncidents,
   loadIncidentContext,
@@ -19,16 +25,16 @@ import {
 import type { AiProvider } from './provider';
 
 /**
- * The AI jobs. Each reads its request row, builds its prompt only from that request's own data, asks
- * the provider, and writes the result and the request's `done` in one transaction — so a failure
- * leaves nothing half-written. The last failed attempt marks the request `failed` with the reason.
+ * The AI jobs. Each reads its request, builds its prompt only from that request's own data, asks the
+ * provider, and lands the result through one service call (one transaction) — so a failure leaves
+ * nothing half-written. The last failed attempt marks the request `failed` with the reason.
  */
 export function aiHandlers(ctx: ServiceContext, provider: AiProvider | undefined) {
   const run =
-    (kind: ai.AiKind, work: (request: ai.AiRequestRow) => Promise<void>) =>
+    (kind: AiRequestKind, work: (request: AiRequest) => Promise<void>) =>
     async (payload: { request_id: string }, job: Job) => {
-      const request = await ai.findAiRequest(ctx.sql, payload.request_id);
-      if (request?.status !== 'pending' || request.kind !== kind) return;
+      const request = await findPendingAiRequest(ctx, payload.request_id, kind);
+      if (!request) return;
       try {
         if (!provider) throw new Error('no AI provider is configured in this worker');
         await work(request);
@@ -37,57 +43,27 @@ export function aiHandlers(ctx: ServiceContext, provider: AiProvider | undefined
         const reason = error instanceof Error ? error.message : String(error);
         ctx.logger.warn({ request_id: request.id, kind, last_attempt: last, reason }, 'ai request failed');
         if (!last) throw error;
-        await ai.finishAiRequest(ctx.sql, request.id, {
-          status: 'failed',
-          error: reason.slice(0, 1000),
-          at: ctx.now(),
-        });
+        await failAiRequest(ctx, request.id, reason);
       }
     };
 
   return {
     'ai.summarize': run('summary', async (request) => {
-      const context = await incidentContext(ctx.sql, request);
-      const { text, model, cites } = await askAboutIncident(provider!, 'summary', context, 600);
-      await ctx.sql.begin(async (tx) => {
-        if (!(await ai.finishAiRequest(tx, request.id, { status: 'done', at: ctx.now() }))) return;
-        const entry = await timeline.insertTimelineEntry(tx, {
-          incidentId: context.incident.id,
-          type: 'ai_summary',
-          actor: { type: 'ai', name: model },
-          data: { text, model, request_id: request.id, cites },
-          at: ctx.now(),
-        });
-        // Posted to the incident's channel like any other entry.
-        await outbox.insertOutboxRows(tx, [chatJobs.postEntry(context.incident.id, entry.id)]);
-      });
+      const context = await incidentContext(ctx, request);
+      const answer = await askAboutIncident(provider!, 'summary', context, 600);
+      await completeSummary(ctx, { id: request.id, incidentId: context.incident.id }, answer);
     }),
 
     'ai.postmortem': run('postmortem', async (request) => {
-      const context = await incidentContext(ctx.sql, request);
-      const { text, model, cites } = await askAboutIncident(provider!, 'postmortem', context, 1800);
-      await ctx.sql.begin(async (tx) => {
-        if (!(await ai.finishAiRequest(tx, request.id, { status: 'done', at: ctx.now() }))) return;
-        await ai.upsertPostmortem(tx, {
-          incidentId: context.incident.id,
-          requestId: request.id,
-          content: text,
-          at: ctx.now(),
-        });
-        await timeline.insertTimelineEntry(tx, {
-          incidentId: context.incident.id,
-          type: 'postmortem_drafted',
-          actor: { type: 'ai', name: model },
-          data: { request_id: request.id, model, cites },
-          at: ctx.now(),
-        });
-      });
+      const context = await incidentContext(ctx, request);
+      const answer = await askAboutIncident(provider!, 'postmortem', context, 1800);
+      await completePostmortem(ctx, { id: request.id, incidentId: context.incident.id }, answer);
     }),
 
     'ai.handoff_digest': run('handoff_digest', async (request) => {
-      const digest = await ai.findHandoffDigest(ctx.sql, request.id);
+      const digest = await findHandoffDigestRequest(ctx, request.id);
       if (!digest) return;
-      const incidents = await loadHandoffIncidents(ctx.sql, digest.since, digest.until);
+      const incidents = await loadHandoffIncidents(ctx, digest.since, digest.until);
       const lines = incidents.map(
         (i) =>
           `INC-${i.number} "${i.title.slice(0, 200)}" severity ${i.severity}, status ${i.status}, opened ${i.created_at.toISOString()}` +
@@ -102,16 +78,13 @@ export function aiHandlers(ctx: ServiceContext, provider: AiProvider | undefined
         }),
         maxTokens: 1200,
       });
-      await ctx.sql.begin(async (tx) => {
-        if (!(await ai.finishAiRequest(tx, request.id, { status: 'done', at: ctx.now() }))) return;
-        await ai.setHandoffDigestContent(tx, request.id, text);
-      });
+      await completeHandoffDigest(ctx, request.id, text);
     }),
   };
 }
 
-async function incidentContext(sql: Queryable, request: ai.AiRequestRow): Promise<IncidentContext> {
-  const context = request.incident_id ? await loadIncidentContext(sql, request.incident_id) : undefined;
+async function incidentContext(ctx: ServiceContext, request: AiRequest): Promise<IncidentContext> {
+  const context = request.incident_id ? await loadIncidentContext(ctx, request.incident_id) : undefined;
   if (!context) throw new Error('the incident of this request no longer exists');
   return context;
 }

@@ -1,4 +1,5 @@
-import { alerts, incidents, type Queryable, timeline } from '@firebreak/db';
+import { ai, alerts, incidents, timeline } from '@firebreak/db';
+import type { ServiceContext } from '../context';
 
 /** Everything an incident's AI prompt may contain: its own record, alerts and timeline — nothing else. */
 export interface IncidentContext {
@@ -8,40 +9,25 @@ export interface IncidentContext {
 }
 
 export async function loadIncidentContext(
-  sql: Queryable,
+  ctx: ServiceContext,
   incidentId: string,
 ): Promise<IncidentContext | undefined> {
-  const incident = await incidents.findIncidentView(sql, { id: incidentId });
+  const incident = await incidents.findIncidentView(ctx.sql, { id: incidentId });
   if (!incident) return undefined;
   const [linked, entries] = await Promise.all([
-    alerts.listAlertsOfIncident(sql, incidentId),
-    timeline.listTimeline(sql, incidentId),
+    alerts.listAlertsOfIncident(ctx.sql, incidentId),
+    timeline.listTimeline(ctx.sql, incidentId),
   ]);
   return { incident, alerts: linked, entries };
 }
 
+export type HandoffIncident = ai.HandoffIncidentRow;
+
 /** Incidents that were opened, changed or resolved in a window, or are still open (the handoff). */
-export async function loadHandoffIncidents(sql: Queryable, since: Date, until: Date) {
-  return sql<
-    {
-      number: number;
-      title: string;
-      severity: string;
-      status: string;
-      created_at: Date;
-      resolved_at: Date | null;
-      changes: number;
-    }[]
-  >`
-    select i.number, i.title, i.severity, i.status, i.created_at, i.resolved_at,
-           (select count(*)::int from timeline_entries t
-             where t.incident_id = i.id and t.created_at >= ${since} and t.created_at < ${until}) as changes
-    from incidents i
-    where (i.created_at >= ${since} and i.created_at < ${until})
-       or (i.resolved_at >= ${since} and i.resolved_at < ${until})
-       or (i.status <> 'resolved' and i.created_at < ${until})
-       or exists (select 1 from timeline_entries t
-                   where t.incident_id = i.id and t.created_at >= ${since} and t.created_at < ${until})
-    order by i.number
-    limit 500`;
+export async function loadHandoffIncidents(
+  ctx: ServiceContext,
+  since: Date,
+  until: Date,
+): Promise<HandoffIncident[]> {
+  return ai.listHandoffIncidents(ctx.sql, since, until);
 }

@@ -42,7 +42,9 @@ async function request(ctx: ServiceContext, kind: 'summary' | 'postmortem', ref:
     if (!incident) throw incidentNotFound(ref);
     const row = await ai.insertAiRequest(tx, { kind, incidentId: incident.id, at: ctx.now() });
     await outbox.insertOutboxRows(tx, [
-      { jobName: kind === 'summary' ? 'ai.summarize' : 'ai.postmortem', payload: { request_id: row.id } },
+      kind === 'summary'
+        ? { name: 'ai.summarize', payload: { request_id: row.id } }
+        : { name: 'ai.postmortem', payload: { request_id: row.id } },
     ]);
     return row;
   });
@@ -95,9 +97,7 @@ export async function requestHandoffDigest(
   const row = await ctx.sql.begin(async (tx) => {
     const created = await ai.insertAiRequest(tx, { kind: 'handoff_digest', incidentId: null, at: ctx.now() });
     await ai.insertHandoffDigest(tx, { id: created.id, since, until });
-    await outbox.insertOutboxRows(tx, [
-      { jobName: 'ai.handoff_digest', payload: { request_id: created.id } },
-    ]);
+    await outbox.insertOutboxRows(tx, [{ name: 'ai.handoff_digest', payload: { request_id: created.id } }]);
     return created;
   });
   return { id: row.id };

@@ -1,6 +1,5 @@
-import { isDeepStrictEqual } from 'node:util';
 import { alertBatches, alerts, incidents, routingRules, type TransactionSql } from '@firebreak/db';
-import { byEvaluationOrder } from '@firebreak/domain';
+import { type AlertUpdate, byEvaluationOrder, planAlertUpdate } from '@firebreak/domain';
 import type { AlertInput } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
 import { announceIncident } from '../incidents/create';
@@ -61,13 +60,14 @@ async function recordInTransaction(
   const result = emptyResult(inputs.length);
   const opened: incidents.IncidentRow[] = [];
 
-  for (const { kind, alert: storedAlert } of stored) {
+  for (const { kind, alert: storedAlert, incidentFlag } of stored) {
     let alert = storedAlert;
     if (kind === 'created') result.created += 1;
     else if (kind === 'resolved') result.resolved += 1;
     else result.updated += 1;
 
-    if (kind === 'resolved' && alert.incident_id) await flagIfAllAlertsResolved(tx, alert.incident_id, at);
+    if (incidentFlag === 'recount' && alert.incident_id)
+      await flagIfAllAlertsResolved(tx, alert.incident_id, at);
     const needsRouting = alert.status === 'firing' && (kind === 'created' || kind === 'refired');
     if (needsRouting) {
       const linkedOpen = kind === 'refired' ? await openIncidentOf(tx, alert) : undefined;
@@ -78,7 +78,7 @@ async function recordInTransaction(
           refired: true,
           at,
         });
-        await incidents.setAllAlertsResolved(tx, linkedOpen.id, false, at);
+        if (incidentFlag === 'clear') await incidents.setAllAlertsResolved(tx, linkedOpen.id, false, at);
       } else {
         const outcome = await routeAlert(tx, ctx, alert, rules, at);
         if (outcome.kind === 'suppressed') result.suppressed += 1;
@@ -106,16 +106,8 @@ async function recordInTransaction(
 }
 
 type StoredKind = 'created' | 'updated' | 'resolved' | 'refired';
-type Stored = { kind: StoredKind; alert: alerts.AlertRow };
-
-/** What a delivery does to a known alert, and when it ended. */
-function change(existing: alerts.AlertRow, input: AlertInput, at: Date) {
-  const refired = existing.status === 'resolved' && input.status === 'firing';
-  const resolving = existing.status === 'firing' && input.status === 'resolved';
-  const endedAt = input.status === 'resolved' ? (input.endedAt ?? existing.ended_at ?? at) : null;
-  const kind: StoredKind = refired ? 'refired' : resolving ? 'resolved' : 'updated';
-  return { refired, endedAt, kind };
-}
+/** What storing did to each alert, and what its incident's all-resolved flag needs (see planAlertUpdate). */
+type Stored = { kind: StoredKind; alert: alerts.AlertRow; incidentFlag: AlertUpdate['incidentFlag'] };
 
 /**
  * Stores the batch set-wise: lock the known alerts (sorted, one query), insert the new ones (one
@@ -130,7 +122,7 @@ async function storeBatch(
 ): Promise<Stored[]> {
   const keys = inputs.map(alerts.dedupKeyOf);
   const present = keys.filter((key): key is string => key !== null);
-  const unchanged = await unchangedDeliveries(tx, integration, inputs, keys);
+  const unchanged = await unchangedDeliveries(tx, integration, inputs, keys, at);
   if (unchanged) return unchanged;
   const known = await alertBatches.lockAlertsByKeys(tx, integration, [...new Set(present)].sort());
   if (new Set(present).size !== present.length) {
@@ -155,22 +147,29 @@ async function storeBatch(
   }
   const plans = inputs.flatMap((input, i) => {
     const existing = created.get(input) ? undefined : known.get(keys[i]!);
-    return existing ? [{ input, existing, ...change(existing, input, at) }] : [];
+    return existing ? [{ input, existing, ...planAlertUpdate(existing, input, at) }] : [];
   });
   const updated = await alertBatches.updateAlerts(
     tx,
     plans.map((plan) => ({
       id: plan.existing.id,
       input: plan.input,
-      refired: plan.refired,
+      refired: plan.kind === 'refired',
       endedAt: plan.endedAt,
     })),
     at,
   );
-  const updates = new Map(plans.map((plan, i) => [plan.input, { kind: plan.kind, alert: updated[i]! }]));
+  const updates = new Map(
+    plans.map((plan, i): [AlertInput, Stored] => [
+      plan.input,
+      { kind: plan.kind, alert: updated[i]!, incidentFlag: plan.incidentFlag },
+    ]),
+  );
   return inputs.map((input) => {
     const row = created.get(input);
-    return row ? { kind: 'created' as const, alert: row } : updates.get(input)!;
+    return row
+      ? { kind: 'created' as const, alert: row, incidentFlag: 'keep' as const }
+      : updates.get(input)!;
   });
 }
 
@@ -184,28 +183,17 @@ async function unchangedDeliveries(
   integration: Integration,
   inputs: readonly AlertInput[],
   keys: ReadonlyArray<string | null>,
+  at: Date,
 ): Promise<Stored[] | undefined> {
   if (keys.some((key) => key === null)) return undefined;
   const known = await alertBatches.findAlertsByKeys(tx, integration, [...new Set(keys as string[])]);
   const stored: Stored[] = [];
   for (const [i, input] of inputs.entries()) {
     const existing = known.get(keys[i]!);
-    if (!existing || !sameContent(existing, input)) return undefined;
-    stored.push({ kind: 'updated', alert: existing });
+    if (!existing || !planAlertUpdate(existing, input, at).unchanged) return undefined;
+    stored.push({ kind: 'updated', alert: existing, incidentFlag: 'keep' });
   }
   return stored;
-}
-
-function sameContent(existing: alerts.AlertRow, input: AlertInput): boolean {
-  return (
-    existing.status === input.status &&
-    existing.title === input.title &&
-    existing.description === input.description &&
-    existing.severity === input.severity &&
-    existing.source === input.source &&
-    isDeepStrictEqual(existing.labels, input.labels) &&
-    isDeepStrictEqual(existing.annotations, input.annotations)
-  );
 }
 
 /** One alert at a time: insert it, or lock and update the known one. */
@@ -219,17 +207,17 @@ async function storeOne(
   let existing = key ? await alerts.lockAlertByKey(tx, integration, key) : undefined;
   if (!existing) {
     const inserted = await alerts.insertAlert(tx, integration, input, at);
-    if (inserted) return { kind: 'created', alert: inserted };
+    if (inserted) return { kind: 'created', alert: inserted, incidentFlag: 'keep' };
     existing = await alerts.lockAlertByKey(tx, integration, key!); // a concurrent batch inserted it first
     if (!existing) throw new Error(`alert ${key} vanished while being recorded`);
   }
-  const plan = change(existing, input, at);
+  const plan = planAlertUpdate(existing, input, at);
   const alert = await alerts.updateAlert(tx, existing.id, input, {
-    refired: plan.refired,
+    refired: plan.kind === 'refired',
     endedAt: plan.endedAt,
     at,
   });
-  return { kind: plan.kind, alert };
+  return { kind: plan.kind, alert, incidentFlag: plan.incidentFlag };
 }
 
 async function openIncidentOf(tx: TransactionSql, alert: alerts.AlertRow) {

@@ -59,10 +59,9 @@ export async function routeAlert(
   }
   const group = actions.group_by ? groupKey(actions.group_by, alert.labels) : null;
   if (group !== null) {
-    // One opener per group at a time: without it, two requests with alerts of the same new group would
-    // both find no open incident and both open one. (No path holds this lock and then waits for alert
-    // rows, so it adds no lock-order cycle.)
-    await tx`select pg_advisory_xact_lock(hashtextextended(${`${rule.id}:${group}`}, 0))`;
+    // One opener per group at a time. (No path holds this lock and then waits for alert rows, so it
+    // adds no lock-order cycle.)
+    await incidents.lockGroupOpening(tx, rule.id, group);
     const windowMs = (actions.group_window_seconds ?? DEFAULT_GROUP_WINDOW_SECONDS) * 1000;
     const open = await incidents.findOpenGroupIncident(tx, {
       routingRuleId: rule.id,

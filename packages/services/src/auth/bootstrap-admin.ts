@@ -9,8 +9,6 @@ export interface BootstrappedAdmin {
 }
 
 const DEFAULT_ADMIN_EMAIL = 'admin@localhost';
-// Any constant; serialises first starts of several processes against one empty database.
-const BOOTSTRAP_LOCK_KEY = 7_305_111_002;
 
 /**
  * On the first start (no users at all) creates the first admin: from BOOTSTRAP_ADMIN_* when set,
@@ -25,7 +23,7 @@ export async function bootstrapAdmin(
   const password = configured?.password ?? generatePassword();
   const passwordHash = await hashPassword(password);
   return ctx.sql.begin(async (tx) => {
-    await tx`select pg_advisory_xact_lock(${BOOTSTRAP_LOCK_KEY})`;
+    await users.lockFirstAdminCreation(tx);
     if ((await users.countUsers(tx)) > 0) return undefined;
     await users.insertUser(tx, { email, name: 'Administrator', role: 'admin', passwordHash });
     return { email, generatedPassword: configured ? undefined : password };

@@ -1,7 +1,6 @@
 import { users } from '@firebreak/db';
 import type { Actor } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
-import { findUserBySlackId, insertChatUser, linkSlackUser } from './queries';
 
 /** Who the chat service says sent a command or clicked a button. */
 export interface ChatUserRef {
@@ -40,7 +39,7 @@ export async function identifyChatUser(
   who: ChatUserRef,
   lookup: ChatProfileLookup,
 ): Promise<ChatIdentity> {
-  const known = await findUserBySlackId(ctx.sql, who.id);
+  const known = await users.findUserBySlackId(ctx.sql, who.id);
   if (known) return identityOf(known);
 
   let profile: ChatProfile | null;
@@ -61,13 +60,13 @@ export async function identifyChatUser(
   const email = profile.email.toLowerCase();
   const existing = await users.findUserByEmail(ctx.sql, email);
   if (existing) {
-    if (await linkSlackUser(ctx.sql, existing.id, who.id)) {
+    if (await users.linkSlackUser(ctx.sql, existing.id, who.id)) {
       ctx.logger.info({ user_id: existing.id, chat_user_id: who.id }, 'chat user linked');
     }
     return identityOf(existing);
   }
 
-  const created = await insertChatUser(ctx.sql, {
+  const created = await users.insertChatUser(ctx.sql, {
     email,
     name: profile.name || who.name,
     slackUserId: who.id,
@@ -77,7 +76,8 @@ export async function identifyChatUser(
     return identityOf(created);
   }
   // A concurrent command by the same person created (or linked) them first.
-  const winner = (await findUserBySlackId(ctx.sql, who.id)) ?? (await users.findUserByEmail(ctx.sql, email));
+  const winner =
+    (await users.findUserBySlackId(ctx.sql, who.id)) ?? (await users.findUserByEmail(ctx.sql, email));
   return winner ? identityOf(winner) : unmatched(who);
 }
 

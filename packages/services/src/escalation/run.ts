@@ -1,5 +1,7 @@
-import { escalationPolicies, escalations, outbox, timeline } from '@firebreak/db';
+import { escalationPolicies, escalations, incidents, outbox, timeline } from '@firebreak/db';
+import { nextEscalationStep } from '@firebreak/domain';
 import type { ServiceContext } from '../context';
+import { chatJobs } from '../incidents/chat-jobs';
 import { type EscalationTarget, resolveTargets } from './targets';
 
 export interface EscalationOutcome {
@@ -27,8 +29,7 @@ const idle = (row?: { next_due_at: Date | null; round: number; next_tier: number
 export async function runEscalation(ctx: ServiceContext, incidentId: string): Promise<EscalationOutcome> {
   const outcome = await ctx.sql.begin(async (tx) => {
     const now = ctx.now();
-    const [incident] = await tx<{ status: string; title: string; number: number }[]>`
-      select status, title, number from incidents where id = ${incidentId} for share`;
+    const incident = await incidents.lockIncidentStatus(tx, incidentId);
     const row = await escalations.lockEscalation(tx, incidentId);
     if (!incident || !row?.next_due_at) return { outcome: idle(row) };
     if (incident.status !== 'triggered') {
@@ -52,10 +53,22 @@ export async function runEscalation(ctx: ServiceContext, incidentId: string): Pr
       firedAt: now,
       targets,
     });
-    const next = nextStep(row, policy, tier, now);
-    await escalations.advanceEscalation(tx, incidentId, { ...next, at: now });
+    const next = nextEscalationStep(
+      { tier: row.next_tier, round: row.round },
+      { tierCount: policy.tiers.length, repeat: policy.repeat },
+      tier.timeout_seconds,
+      now,
+    );
+    const nextDueAt = next.kind === 'next' ? next.dueAt : null;
+    await escalations.advanceEscalation(tx, incidentId, {
+      tier: next.tier,
+      round: next.round,
+      dueAt: nextDueAt,
+      stoppedReason: next.kind === 'done' ? next.stoppedReason : null,
+      at: now,
+    });
     if (!claimed)
-      return { outcome: idle({ next_due_at: next.dueAt, round: next.round, next_tier: next.tier }) };
+      return { outcome: idle({ next_due_at: nextDueAt, round: next.round, next_tier: next.tier }) };
 
     const entry = await timeline.insertTimelineEntry(tx, {
       incidentId,
@@ -70,18 +83,12 @@ export async function runEscalation(ctx: ServiceContext, incidentId: string): Pr
       },
       at: now,
     });
-    await outbox.insertOutboxRows(tx, [
-      {
-        jobName: 'chat.escalation_notice',
-        payload: { incident_id: incidentId, entry_id: entry.id },
-        orderingKey: incidentId,
-      },
-    ]);
+    await outbox.insertOutboxRows(tx, [chatJobs.escalationNotice(incidentId, entry.id)]);
     return {
       outcome: {
         fired: true,
-        nextDueAt: next.dueAt,
-        nextStep: next.dueAt ? { round: next.round, tier: next.tier } : null,
+        nextDueAt,
+        nextStep: nextDueAt ? { round: next.round, tier: next.tier } : null,
       },
       log: {
         targets,
@@ -105,21 +112,6 @@ export async function runEscalation(ctx: ServiceContext, incidentId: string): Pr
     );
   }
   return outcome.outcome;
-}
-
-/** After a tier: the next tier after its timeout; after the last, the policy's repeats; then done. */
-function nextStep(
-  row: escalations.EscalationRow,
-  policy: escalationPolicies.EscalationPolicyRecord,
-  tier: escalationPolicies.TierRecord,
-  now: Date,
-) {
-  const dueAt = new Date(now.getTime() + tier.timeout_seconds * 1000);
-  if (row.next_tier + 1 < policy.tiers.length) {
-    return { tier: row.next_tier + 1, round: row.round, dueAt, stoppedReason: null };
-  }
-  if (row.round < policy.repeat) return { tier: 0, round: row.round + 1, dueAt, stoppedReason: null };
-  return { tier: row.next_tier, round: row.round, dueAt: null, stoppedReason: 'all tiers notified' };
 }
 
 /** The reconciler's pass (and the clock-driven tests'): every escalation whose deadline has passed. */

@@ -1,5 +1,11 @@
-import { escalationPolicies, escalations, outbox, type Queryable, settings } from '@firebreak/db';
-import { DEFAULT_ESCALATION_POLICY_KEY } from '../settings/view';
+import {
+  escalationPolicies,
+  escalations,
+  outbox,
+  type Queryable,
+  settingKeys,
+  settings,
+} from '@firebreak/db';
 
 /**
  * CONTRACT.md §9: an incident gets a policy from its routing rule, else the installation default. A
@@ -10,7 +16,7 @@ export async function chooseEscalationPolicy(
   rulePolicyId: string | null,
 ): Promise<string | null> {
   const policyId =
-    rulePolicyId ?? (await settings.getSetting<string>(tx, DEFAULT_ESCALATION_POLICY_KEY)) ?? null;
+    rulePolicyId ?? (await settings.getSetting<string>(tx, settingKeys.defaultEscalationPolicy)) ?? null;
   if (!policyId) return null;
   const policy = await escalationPolicies.findPolicy(tx, policyId);
   return policy?.enabled ? policy.id : null;
@@ -28,6 +34,6 @@ export async function startEscalation(
 ): Promise<void> {
   await escalations.insertEscalation(tx, { incidentId, policyId, dueAt: at });
   await outbox.insertOutboxRows(tx, [
-    { jobName: 'escalation.check', payload: { incident_id: incidentId }, orderingKey: incidentId },
+    { name: 'escalation.check', payload: { incident_id: incidentId }, orderingKey: incidentId },
   ]);
 }

@@ -1,4 +1,4 @@
-import { type escalationPolicies, type Queryable, schedules } from '@firebreak/db';
+import { type escalationPolicies, type Queryable, schedules, users } from '@firebreak/db';
 import { onCallAt } from '@firebreak/domain';
 
 export interface EscalationTarget {
@@ -22,13 +22,7 @@ export async function resolveTargets(
       ? await onCallPeople(sql, tier.schedule_id, at)
       : tier.users;
   const ids = people.map((p) => p.user_id).filter((id): id is string => id !== null);
-  const contacts = new Map(
-    (ids.length
-      ? await sql<{ id: string; name: string; slack_user_id: string | null }[]>`
-          select id, name, slack_user_id from users where id = any(${ids})`
-      : []
-    ).map((row) => [row.id, row]),
-  );
+  const contacts = new Map((await users.findUserContacts(sql, ids)).map((row) => [row.id, row]));
   return people.map((p) => {
     const user = p.user_id ? contacts.get(p.user_id) : undefined;
     return { id: user?.id ?? null, name: user?.name ?? p.name, slack_user_id: user?.slack_user_id ?? null };

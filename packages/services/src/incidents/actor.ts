@@ -14,5 +14,3 @@ export function actorFromPrincipal(principal: Principal): Actor {
     ? { type: 'user', id: principal.user.id, name: principal.user.name }
     : { type: 'user' };
 }
-
-export const systemActor: Actor = { type: 'system', name: 'Firebreak' };

@@ -5,19 +5,24 @@ import type { outbox } from '@firebreak/db';
  * incident, so the channel hears things in the order they happened.
  */
 export const chatJobs = {
-  openChannel: (incidentId: string): outbox.InsertOutboxRow => ({
-    jobName: 'chat.open_channel',
+  openChannel: (incidentId: string): outbox.OutboxJob => ({
+    name: 'chat.open_channel',
     payload: { incident_id: incidentId },
     orderingKey: incidentId,
   }),
-  postEntry: (incidentId: string, entryId: string): outbox.InsertOutboxRow => ({
-    jobName: 'chat.post_timeline_entry',
+  postEntry: (incidentId: string, entryId: string): outbox.OutboxJob => ({
+    name: 'chat.post_timeline_entry',
     payload: { incident_id: incidentId, entry_id: entryId },
     orderingKey: incidentId,
   }),
-  markResolved: (incidentId: string): outbox.InsertOutboxRow => ({
-    jobName: 'chat.mark_resolved',
+  markResolved: (incidentId: string): outbox.OutboxJob => ({
+    name: 'chat.mark_resolved',
     payload: { incident_id: incidentId },
+    orderingKey: incidentId,
+  }),
+  escalationNotice: (incidentId: string, entryId: string): outbox.OutboxJob => ({
+    name: 'chat.escalation_notice',
+    payload: { incident_id: incidentId, entry_id: entryId },
     orderingKey: incidentId,
   }),
 };

@@ -1,4 +1,4 @@
-import { ai, escalations, incidents, outbox, type TransactionSql, timeline } from '@firebreak/db';
+import { ai, escalations, incidents, outbox, type TransactionSql, timeline, users } from '@firebreak/db';
 import { mttrSeconds, planStatusChange } from '@firebreak/domain';
 import { type Actor, AppError, type Incident, type UpdateIncidentInput } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
@@ -8,7 +8,7 @@ import { presentIncident } from './present';
 import { incidentNotFound } from './ref';
 
 type Row = incidents.IncidentRow;
-type InsertOutboxRow = outbox.InsertOutboxRow;
+type OutboxJob = outbox.OutboxJob;
 
 /**
  * `PATCH /api/v1/incidents/{id}` and every other way of changing an incident (chat commands, card
@@ -26,7 +26,7 @@ export async function updateIncident(
     const current = await incidents.lockIncident(tx, ref);
     if (!current) throw incidentNotFound(ref);
     const at = ctx.now();
-    const jobs: InsertOutboxRow[] = [];
+    const jobs: OutboxJob[] = [];
     let row = current;
     row = await applyFieldChanges(tx, ctx, actor, row, input, at, jobs);
     if (input.status) row = await applyStatusChange(tx, actor, row, input.status, at, jobs, ctx.features);
@@ -45,7 +45,7 @@ async function applyFieldChanges(
   row: Row,
   input: UpdateIncidentInput,
   at: Date,
-  jobs: InsertOutboxRow[],
+  jobs: OutboxJob[],
 ): Promise<Row> {
   const changes: incidents.IncidentFieldChanges = {};
   if (input.title !== undefined && input.title !== row.title) changes.title = input.title;
@@ -67,12 +67,10 @@ async function applyFieldChanges(
   };
   if (changes.severity) await post('severity_changed', { from: row.severity, to: changes.severity });
   if (commanderChanges) {
-    const previous = row.commander_id
-      ? await tx`select id, name, email from users where id = ${row.commander_id}`
-      : [];
+    const previous = row.commander_id ? await users.findUserById(tx, row.commander_id) : undefined;
     await post('commander_assigned', {
       commander: commander ? personOf(commander) : null,
-      previous: previous[0] ?? null,
+      previous: previous ? personOf(previous) : null,
     });
   }
   if (changes.title || changes.description !== undefined) {
@@ -87,7 +85,7 @@ async function applyStatusChange(
   row: Row,
   to: Row['status'],
   at: Date,
-  jobs: InsertOutboxRow[],
+  jobs: OutboxJob[],
   features: ServiceContext['features'],
 ): Promise<Row> {
   const plan = planStatusChange(row.status, to);
@@ -127,7 +125,7 @@ async function applyStatusChange(
     // After resolution a post-mortem is drafted (spec §3.1), when an AI provider is configured.
     if (features.ai) {
       const draft = await ai.insertAiRequest(tx, { kind: 'postmortem', incidentId: row.id, at });
-      jobs.push({ jobName: 'ai.postmortem', payload: { request_id: draft.id } });
+      jobs.push({ name: 'ai.postmortem', payload: { request_id: draft.id } });
     }
   }
   return updated;

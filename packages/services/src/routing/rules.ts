@@ -1,4 +1,4 @@
-import { routingRules } from '@firebreak/db';
+import { escalationPolicies, routingRules } from '@firebreak/db';
 import { byEvaluationOrder, firstMatchingRule, incidentSeverityFor } from '@firebreak/domain';
 import {
   AppError,
@@ -39,8 +39,7 @@ export async function getRoutingRule(ctx: ServiceContext, id: string): Promise<R
 async function requirePolicy(ctx: ServiceContext, actions: RuleActions | undefined): Promise<void> {
   const id = actions?.escalation_policy_id;
   if (!id) return;
-  const [found] = await ctx.sql`select 1 from escalation_policies where id = ${id}`;
-  if (!found) {
+  if (!(await escalationPolicies.policyExists(ctx.sql, id))) {
     throw new AppError('validation_failed', 'The request is not valid.', [
       { path: 'actions.escalation_policy_id', message: 'no escalation policy has this id' },
     ]);

@@ -1,7 +1,6 @@
-import { escalationPolicies, settings } from '@firebreak/db';
+import { escalationPolicies, settingKeys, settings } from '@firebreak/db';
 import { AppError } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
-import { DEFAULT_ESCALATION_POLICY_KEY } from './view';
 
 /** The policy incidents get when their routing rule names none (CONTRACT.md §9). */
 export async function setDefaultEscalationPolicy(
@@ -9,14 +8,14 @@ export async function setDefaultEscalationPolicy(
   policyId: string | null,
 ): Promise<void> {
   if (policyId === null) {
-    await settings.deleteSetting(ctx.sql, DEFAULT_ESCALATION_POLICY_KEY);
+    await settings.deleteSetting(ctx.sql, settingKeys.defaultEscalationPolicy);
   } else {
     if (!(await escalationPolicies.findPolicy(ctx.sql, policyId))) {
       throw new AppError('validation_failed', 'The request is not valid.', [
         { path: 'default_escalation_policy_id', message: 'no escalation policy has this id' },
       ]);
     }
-    await settings.putSetting(ctx.sql, DEFAULT_ESCALATION_POLICY_KEY, policyId);
+    await settings.putSetting(ctx.sql, settingKeys.defaultEscalationPolicy, policyId);
   }
   ctx.logger.info({ policy_id: policyId }, 'default escalation policy changed');
 }

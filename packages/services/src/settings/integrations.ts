@@ -1,4 +1,4 @@
-import { settings } from '@firebreak/db';
+import { settingKeys, settings } from '@firebreak/db';
 import type { ServiceContext } from '../context';
 
 /**
@@ -13,20 +13,18 @@ export const integrationSecrets = {
   grafanaTimestampHeader: 'integrations.dashboard_alerting.timestamp_header',
 } as const;
 
-const SNS_TOPICS_KEY = 'integrations.cloud_monitor.topic_arns';
-
 /**
  * The SNS topics allowed to deliver to the cloud-monitor webhook. A valid SNS signature only proves a
  * message came from SNS, not from *our* topic: anyone can subscribe our URL to a topic of their own.
  * Null means "not restricted" (the first set-up, before the operator knows the topic ARN).
  */
 export async function readSnsTopicAllowlist(ctx: ServiceContext): Promise<string[] | null> {
-  return (await settings.getSetting<string[]>(ctx.sql, SNS_TOPICS_KEY)) ?? null;
+  return (await settings.getSetting<string[]>(ctx.sql, settingKeys.cloudMonitorTopics)) ?? null;
 }
 
 export async function writeSnsTopicAllowlist(ctx: ServiceContext, topics: string[] | null): Promise<void> {
-  if (topics === null) await settings.deleteSetting(ctx.sql, SNS_TOPICS_KEY);
-  else await settings.putSetting(ctx.sql, SNS_TOPICS_KEY, topics);
+  if (topics === null) await settings.deleteSetting(ctx.sql, settingKeys.cloudMonitorTopics);
+  else await settings.putSetting(ctx.sql, settingKeys.cloudMonitorTopics, topics);
   ctx.logger.info({ topics: topics?.length ?? null }, 'integration settings changed');
 }
 

@@ -1,8 +1,7 @@
+import { settingKeys, settings } from '@firebreak/db';
 import type { SettingsView } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
 import { integrationSecrets } from './integrations';
-
-export const DEFAULT_ESCALATION_POLICY_KEY = 'default_escalation_policy_id';
 
 /** The bot token checked against the chat service's `auth.test` (spec §5.3); never the token itself. */
 export type ChatAuthTest =
@@ -39,8 +38,7 @@ export async function getSettingsView(
   ctx: ServiceContext,
   configured: ConfiguredIntegrations,
 ): Promise<SettingsView> {
-  const rows = await ctx.sql<{ key: string; value: unknown }[]>`select key, value from settings`;
-  const values = new Map(rows.map((row) => [row.key, row.value]));
+  const values = await settings.listSettings(ctx.sql);
   const isSet = (key: string) => typeof values.get(key) === 'string';
   // A variable, not a literal: SettingsView's schema still lists only `configured` (see ChatSettingsView).
   const chat: SettingsView['chat'] = chatSettingsView(configured);
@@ -52,10 +50,11 @@ export async function getSettingsView(
       timestamp_header: (values.get(integrationSecrets.grafanaTimestampHeader) as string | undefined) ?? null,
     },
     cloud_monitor: {
-      topic_arns: (values.get('integrations.cloud_monitor.topic_arns') as string[] | undefined) ?? null,
+      topic_arns: (values.get(settingKeys.cloudMonitorTopics) as string[] | undefined) ?? null,
     },
     chat,
     ai: { provider: configured.aiProvider, configured: configured.aiProvider !== 'none' },
-    default_escalation_policy_id: (values.get(DEFAULT_ESCALATION_POLICY_KEY) as string | undefined) ?? null,
+    default_escalation_policy_id:
+      (values.get(settingKeys.defaultEscalationPolicy) as string | undefined) ?? null,
   };
 }

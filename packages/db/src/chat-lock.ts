@@ -1,6 +1,4 @@
-import type { Sql } from '@firebreak/db';
-
-type Reserved = Awaited<ReturnType<Sql['reserve']>>;
+import type { Queryable, Sql } from './client';
 
 /**
  * Runs `work` holding the incident's chat lock, on one connection reserved for it, or returns
@@ -16,7 +14,7 @@ type Reserved = Awaited<ReturnType<Sql['reserve']>>;
 export async function withIncidentChatLock<T>(
   sql: Sql,
   incidentId: string,
-  work: (connection: Reserved) => Promise<T>,
+  work: (connection: Queryable) => Promise<T>,
 ): Promise<{ value: T } | undefined> {
   const connection = await sql.reserve();
   const key = `chat:${incidentId}`;

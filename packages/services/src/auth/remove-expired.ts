@@ -1,0 +1,13 @@
+import { sessions, setupTokens } from '@firebreak/db';
+import type { ServiceContext } from '../context';
+
+/**
+ * Deletes expired login sessions and setup tokens, so the tables do not grow without bound, and logs
+ * what went. Idempotent: several workers may run it at once.
+ */
+export async function removeExpiredCredentials(ctx: ServiceContext): Promise<void> {
+  const removed = await sessions.deleteExpiredSessions(ctx.sql, ctx.now());
+  if (removed > 0) ctx.logger.info({ removed }, 'expired sessions removed');
+  const tokens = await setupTokens.deleteExpiredSetupTokens(ctx.sql, ctx.now());
+  if (tokens > 0) ctx.logger.info({ removed: tokens }, 'expired setup tokens removed');
+}

@@ -1,0 +1,52 @@
+import { outbox } from '@firebreak/db';
+import { isJobName, type JobQueues, jobCatalog, type PendingJob } from '@firebreak/queue';
+import type { ServiceContext } from '../context';
+
+/** Rows moved per round; a full round is followed at once by another. */
+export const RELAY_BATCH = 500;
+
+/**
+ * Moves committed outbox rows into the queues, oldest first. One relay at a time holds the lock
+ * (others find it taken and wait for the next round), so rows reach the queues in the order they were
+ * written. Each job's id is derived from its row, so a round that handed jobs to Redis but could not
+ * mark its rows (a crash, a lost connection) is harmless when repeated. While Redis is unreachable
+ * the enqueue fails, the transaction rolls back and the rows wait. Returns how many rows it moved.
+ */
+export async function relayOutboxOnce(ctx: ServiceContext, queues: JobQueues): Promise<number> {
+  return ctx.sql.begin(async (tx) => {
+    if (!(await outbox.tryLockRelay(tx))) return 0;
+    const rows = await outbox.listRowsToRelay(tx, RELAY_BATCH);
+    if (rows.length === 0) return 0;
+    const jobs: PendingJob[] = [];
+    const poisoned: Array<{ id: string; error: string }> = [];
+    for (const row of rows) {
+      // A row no worker could run (unknown job, invalid payload) must not hold up the rows behind it.
+      // Rows are typed when written; this catches rows written by an older or newer version.
+      if (!isJobName(row.job_name)) {
+        poisoned.push({ id: row.id, error: `unknown job ${row.job_name}` });
+        continue;
+      }
+      const invalid = jobCatalog[row.job_name].payload.safeParse(row.payload).error;
+      if (invalid) {
+        poisoned.push({ id: row.id, error: invalid.message });
+        continue;
+      }
+      jobs.push({
+        name: row.job_name,
+        payload: row.payload,
+        options: { jobId: `outbox-${row.id}`, delayMs: row.delay_ms },
+      });
+    }
+    await queues.enqueueMany(jobs);
+    await outbox.markOutboxSent(
+      tx,
+      rows.map((row) => row.id),
+    );
+    for (const bad of poisoned) {
+      // Marked sent so it blocks nothing, but it must not go unnoticed.
+      await outbox.recordOutboxError(tx, bad.id, bad.error);
+      ctx.logger.error({ outbox_id: bad.id, error: bad.error }, 'outbox row cannot be relayed');
+    }
+    return rows.length;
+  });
+}
