@@ -1,4 +1,4 @@
-import type { JobName, JobPayload } from '@firebreak/queue';
+import type { JobName, JobPayload } from '@firebreak/schema';
 import type { Queryable } from './client';
 
 /**

@@ -7,6 +7,7 @@ import {
   Incident,
   IncidentList,
   ListIncidentsQuery,
+  PageLimit,
   TimelineEntry,
   UpdateIncidentInput,
 } from '@firebreak/schema';
@@ -16,7 +17,7 @@ import { IncidentParams } from './params';
 export const ListAlertsQuery = z.object({
   status: AlertStatus.optional(),
   source: z.string().min(1).max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(50),
+  limit: PageLimit,
   cursor: z.string().max(300).optional(),
   sort: z.literal('-received_at', { error: 'the only order is -received_at (newest first)' }).optional(),
 });
