@@ -1,4 +1,4 @@
-// Issue 9: what the console shows when its stores fail (spec §7, CONTRACT.md §8). Redis down: the API
+// What the console shows when its stores fail (docs/api.md, "Health"). Redis down: the API
 // still works and a banner says background work is delayed. PostgreSQL down: a plain, generic error,
 // never a stack or a blank page. Both clear by themselves when the server is back. The servers are
 // private ones started for this file; the machine's shared PostgreSQL and Redis are never touched.
@@ -6,6 +6,7 @@ import { createSql, migrate } from '@firebreak/db';
 import { PrivatePostgres, PrivateRedis } from '@firebreak/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectNoAxeViolations } from './support/axe';
 import { laptop, launchBrowser, logIn, screenshot } from './support/browser';
 import { startWebTestServer, type WebTestServer } from './support/web-server';
 
@@ -45,6 +46,7 @@ describe('the console during outages', () => {
     await page.getByRole('button', { name: 'Create incident' }).click();
     await page.getByRole('heading', { level: 1, name: 'Opened while Redis is down' }).waitFor();
     await screenshot(page, 'banner-redis-degraded');
+    await expectNoAxeViolations(page, 'the incident page under the Redis banner');
 
     await redis.start();
     await delayed().waitFor({ state: 'detached', timeout: 30_000 });
@@ -62,6 +64,7 @@ describe('the console during outages', () => {
       'The service cannot reach its database right now. Try again shortly.',
     );
     await screenshot(page, 'error-database-down');
+    await expectNoAxeViolations(page, 'the alerts page with the database down');
 
     await postgres.start();
     await databaseBanner().waitFor({ state: 'detached', timeout: 30_000 });

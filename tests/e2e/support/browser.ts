@@ -1,5 +1,5 @@
 // Debian's Chromium driven by playwright-core (never a downloaded browser), with the flags that keep it
-// quiet and deterministic on a CI machine (ARCHITECTURE.md, "Tests").
+// quiet and deterministic on a CI machine.
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { NavLink, Outlet, useNavigate } from 'react-router';
+import { useEffect, useRef } from 'react';
+import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { api } from '../lib/api';
 import { useMe } from '../lib/session';
 import { ReadinessBanner } from './ReadinessBanner';
@@ -15,10 +16,28 @@ const links = [
   { to: '/import', label: 'Import' },
 ];
 
+/** The page's name in the browser tab and in a screen reader's list of windows. */
+function titleOf(pathname: string): string {
+  const section = links.find((link) => pathname.startsWith(link.to));
+  return section ? `${section.label} · Firebreak` : 'Firebreak';
+}
+
 export function Layout() {
   const me = useMe();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const { pathname } = useLocation();
+  const main = useRef<HTMLElement>(null);
+  const shown = useRef(pathname);
+  useEffect(() => {
+    document.title = titleOf(pathname);
+    // A client-side navigation leaves focus on the link that was followed, which may no longer exist;
+    // moving it to the new page's content is what a page load would do, and a screen reader reads it.
+    if (shown.current !== pathname) {
+      shown.current = pathname;
+      main.current?.focus();
+    }
+  }, [pathname]);
   const logout = async () => {
     try {
       await api.logout();
@@ -54,7 +73,7 @@ export function Layout() {
         </div>
       </header>
       <ReadinessBanner />
-      <main id="main">
+      <main id="main" ref={main} tabIndex={-1}>
         <Outlet />
       </main>
     </>

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api } from '../lib/api';
 
 /**
- * The service's own health, from `GET /ready` (CONTRACT.md §8), polled while the tab is visible.
+ * The service's own health, from `GET /ready` (docs/api.md, "Health"), polled while the tab is visible.
  * Degraded (the store is down): the API works, but pages, chat posts and AI work wait until it is back.
  */
 export function ReadinessBanner() {

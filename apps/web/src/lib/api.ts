@@ -1,4 +1,4 @@
-// Typed calls of the REST API (CONTRACT.md), one line each; the types come from @firebreak/schema.
+// Typed calls of the REST API (docs/api.md), one line each; the types come from @firebreak/schema.
 import type {
   Alert,
   ApiKey,

@@ -1,7 +1,7 @@
 import type { TimelineEntry } from '@firebreak/schema';
 import { formatDuration } from './format';
 
-/** Every timeline entry type (CONTRACT.md §5) as a line a person reads; unknown data degrades gently. */
+/** Every timeline entry type (docs/api.md, "Timeline") as a line a person reads; unknown data degrades gently. */
 
 type Data = Record<string, unknown>;
 const str = (value: unknown) => (typeof value === 'string' ? value : value == null ? '' : String(value));

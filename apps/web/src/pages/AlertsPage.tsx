@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { ErrorMessage } from '../components/ErrorMessage';
+import { TableScroll } from '../components/TableScroll';
 import { api } from '../lib/api';
 import { formatDateTime, formatRelative } from '../lib/format';
 import { LIVE_INTERVAL_MS } from '../lib/live';
@@ -56,7 +57,7 @@ export function AlertsPage() {
         </div>
       </div>
       <ErrorMessage error={alerts.error} prefix="Could not load alerts" />
-      <div className="card table-wrap" style={{ padding: 0 }}>
+      <TableScroll label="Alerts" className="card" style={{ padding: 0 }}>
         <table aria-label="Alerts">
           <thead>
             <tr>
@@ -88,7 +89,7 @@ export function AlertsPage() {
           </tbody>
         </table>
         {alerts.data?.alerts.length === 0 ? <p className="empty">No alerts.</p> : null}
-      </div>
+      </TableScroll>
     </>
   );
 }

@@ -7,7 +7,7 @@ import { canWrite, useMe } from '../lib/session';
 import { ImportResultView } from './ImportResultView';
 
 /**
- * Grafana OnCall import (CONTRACT.md §11). The real import is offered only after a dry run of the same
+ * Grafana OnCall import (docs/integrations/grafana-oncall.md). The real import is offered only after a dry run of the same
  * URL and token, so an admin always sees what will be created, skipped and approximated first.
  */
 export function ImportPage() {

@@ -1,4 +1,5 @@
 import type { OnCallImportResult } from '@firebreak/schema';
+import { TableScroll } from '../components/TableScroll';
 
 const kindLabel = { user: 'User', schedule: 'Schedule', escalation_policy: 'Escalation policy' } as const;
 
@@ -14,7 +15,7 @@ export function ImportResultView({ result }: { result: OnCallImportResult }) {
       <div role="status" className={`alert-box ${result.dry_run ? 'alert-info' : 'alert-ok'}`}>
         {result.dry_run ? 'Dry run: nothing was written. This is what the import would do.' : 'Import done.'}
       </div>
-      <div className="table-wrap">
+      <TableScroll label="Import summary">
         <table aria-label="Import summary">
           <thead>
             <tr>
@@ -33,7 +34,7 @@ export function ImportResultView({ result }: { result: OnCallImportResult }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <div className="grid-2">
         <div>
           <h3>Users</h3>
@@ -84,7 +85,7 @@ export function ImportResultView({ result }: { result: OnCallImportResult }) {
       </div>
       <div>
         <h3>Point your OnCall integrations here</h3>
-        <div className="table-wrap">
+        <TableScroll label="Integrations">
           <table aria-label="Integrations">
             <thead>
               <tr>
@@ -103,7 +104,7 @@ export function ImportResultView({ result }: { result: OnCallImportResult }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       </div>
       {result.setup_tokens.length > 0 ? (
         <div>

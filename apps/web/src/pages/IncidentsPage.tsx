@@ -1,10 +1,11 @@
 import type { IncidentSeverity, IncidentStatus } from '@firebreak/schema';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { SeverityBadge, StatusBadge } from '../components/Badges';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { api } from '../lib/api';
+import { useFocusOnClose } from '../lib/focus';
 import { formatDateTime, formatDuration, formatRelative } from '../lib/format';
 import { severities, severityLabel } from '../lib/labels';
 import { LIVE_INTERVAL_MS } from '../lib/live';
@@ -12,6 +13,7 @@ import { canWrite, useMe } from '../lib/session';
 import { useUrlFilters } from '../lib/url-filters';
 import { NewIncidentForm } from './NewIncidentForm';
 import { StatusTabs } from './StatusTabs';
+import { useArrivalNotice } from './use-arrival-notice';
 
 export function IncidentsPage() {
   const { filter, setFilter } = useUrlFilters();
@@ -19,11 +21,14 @@ export function IncidentsPage() {
   const severity = filter('severity') as IncidentSeverity | '';
   const me = useMe();
   const [creating, setCreating] = useState(false);
+  const newIncident = useRef<HTMLButtonElement>(null);
+  useFocusOnClose(creating, () => newIncident.current);
   const list = useQuery({
     queryKey: ['incidents', { status, severity }],
     queryFn: () => api.incidents({ status, severity, limit: 100 }),
     refetchInterval: LIVE_INTERVAL_MS,
   });
+  const arrival = useArrivalNotice(list.data?.incidents, `${status}|${severity}`);
 
   return (
     <>
@@ -31,9 +36,12 @@ export function IncidentsPage() {
         <div>
           <h1>Incidents</h1>
           <p className="subtle small">Updates live every few seconds.</p>
+          <p role="status" className="visually-hidden" data-testid="arrival-notice">
+            {arrival}
+          </p>
         </div>
         {canWrite(me.data, 'member') && !creating ? (
-          <button type="button" className="primary" onClick={() => setCreating(true)}>
+          <button ref={newIncident} type="button" className="primary" onClick={() => setCreating(true)}>
             New Incident
           </button>
         ) : null}

@@ -1,9 +1,10 @@
 import type { IncidentSeverity } from '@firebreak/schema';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { api } from '../lib/api';
+import { useFocusOnMount } from '../lib/focus';
 import { severities, severityLabel } from '../lib/labels';
 
 export function NewIncidentForm({ onClose }: { onClose: () => void }) {
@@ -12,6 +13,8 @@ export function NewIncidentForm({ onClose }: { onClose: () => void }) {
   const [description, setDescription] = useState('');
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const titleField = useRef<HTMLInputElement>(null);
+  useFocusOnMount(titleField);
   const create = useMutation({
     mutationFn: () => api.createIncident({ title, severity, ...(description ? { description } : {}) }),
     onSuccess: async (incident) => {
@@ -30,7 +33,13 @@ export function NewIncidentForm({ onClose }: { onClose: () => void }) {
       <h2>New incident</h2>
       <label>
         Title
-        <input required maxLength={500} value={title} onChange={(e) => setTitle(e.target.value)} />
+        <input
+          ref={titleField}
+          required
+          maxLength={500}
+          value={title}
+          onChange={(e) => setTitle(e.target.value)}
+        />
       </label>
       <label>
         Severity

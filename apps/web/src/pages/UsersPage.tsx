@@ -1,8 +1,10 @@
 import type { Role } from '@firebreak/schema';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ErrorMessage } from '../components/ErrorMessage';
+import { TableScroll } from '../components/TableScroll';
 import { api } from '../lib/api';
+import { useFocusOnClose } from '../lib/focus';
 import { roles } from '../lib/labels';
 import { canWrite, useMe } from '../lib/session';
 
@@ -17,7 +19,7 @@ export function UsersPage() {
       </div>
       {admin ? <NewUserForm /> : null}
       <ErrorMessage error={users.error} prefix="Could not load users" />
-      <div className="card table-wrap" style={{ padding: 0 }}>
+      <TableScroll label="Users" className="card" style={{ padding: 0 }}>
         <table aria-label="Users">
           <thead>
             <tr>
@@ -42,13 +44,19 @@ export function UsersPage() {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </>
   );
 }
 
 function NewUserForm() {
   const [open, setOpen] = useState(false);
+  const newUser = useRef<HTMLButtonElement>(null);
+  const nameField = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (open) nameField.current?.focus();
+  }, [open]);
+  useFocusOnClose(open, () => newUser.current);
   const [form, setForm] = useState({ name: '', email: '', role: 'member' as Role, password: '' });
   const queryClient = useQueryClient();
   const create = useMutation({
@@ -68,7 +76,7 @@ function NewUserForm() {
   if (!open) {
     return (
       <p>
-        <button type="button" className="primary" onClick={() => setOpen(true)}>
+        <button ref={newUser} type="button" className="primary" onClick={() => setOpen(true)}>
           New user
         </button>
       </p>
@@ -83,7 +91,12 @@ function NewUserForm() {
       <div className="form-row">
         <label>
           Name
-          <input required value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
+          <input
+            ref={nameField}
+            required
+            value={form.name}
+            onChange={(e) => setForm({ ...form, name: e.target.value })}
+          />
         </label>
         <label>
           E-mail

@@ -7,7 +7,7 @@ import { LIVE_INTERVAL_MS } from '../../lib/live';
 import { canWrite, useMe } from '../../lib/session';
 
 /**
- * AI summary and post-mortem draft (CONTRACT.md §10), only when a provider is configured; otherwise
+ * AI summary and post-mortem draft (docs/api.md, "AI"), only when a provider is configured; otherwise
  * one line says so, rather than buttons that would answer 409.
  */
 export function AiPanel({ incident }: { incident: Incident }) {

@@ -1,4 +1,5 @@
 import type { Incident, IncidentSeverity } from '@firebreak/schema';
+import { useEffect, useRef } from 'react';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { severities, severityLabel } from '../../lib/labels';
 import { canWrite, useMe } from '../../lib/session';
@@ -9,6 +10,22 @@ import { useIncidentChange } from './use-incident-change';
 export function IncidentActions({ incident }: { incident: Incident }) {
   const me = useMe();
   const change = useIncidentChange(incident);
+  const resolveButton = useRef<HTMLButtonElement>(null);
+  const closedNotice = useRef<HTMLParagraphElement>(null);
+  // Acknowledge and Resolve remove the button that was pressed. When this operator pressed it, focus
+  // moves to what comes next (Resolve, then the closed notice) once the change is saved and shown,
+  // instead of falling to the top of the page; a change made by someone else never moves it.
+  const pressedAt = useRef<Incident['status'] | null>(null);
+  const press = (status: 'acknowledged' | 'resolved') => {
+    pressedAt.current = incident.status;
+    change.mutate({ status });
+  };
+  useEffect(() => {
+    if (pressedAt.current === null || change.isPending) return;
+    const moved = pressedAt.current !== incident.status;
+    pressedAt.current = null;
+    if (moved) (incident.status === 'resolved' ? closedNotice : resolveButton).current?.focus();
+  }, [incident.status, change.isPending]);
   if (!canWrite(me.data, 'member')) {
     return <p className="subtle small">You have read-only access ({me.data?.role}).</p>;
   }
@@ -17,7 +34,7 @@ export function IncidentActions({ incident }: { incident: Incident }) {
     // offer nothing that would be refused.
     return (
       <section className="card" aria-label="Actions">
-        <p className="subtle" style={{ margin: 0 }}>
+        <p ref={closedNotice} tabIndex={-1} className="subtle" style={{ margin: 0 }}>
           This incident is resolved; its timeline is closed for changes.
         </p>
       </section>
@@ -31,15 +48,16 @@ export function IncidentActions({ incident }: { incident: Incident }) {
             type="button"
             className="primary"
             disabled={change.isPending}
-            onClick={() => change.mutate({ status: 'acknowledged' })}
+            onClick={() => press('acknowledged')}
           >
             Acknowledge
           </button>
         ) : null}
         <button
+          ref={resolveButton}
           type="button"
           disabled={change.isPending}
-          onClick={() => change.mutate({ status: 'resolved' })}
+          onClick={() => press('resolved')}
         >
           Resolve
         </button>

@@ -1,8 +1,9 @@
 import type { RoutingRule } from '@firebreak/schema';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { api } from '../../lib/api';
+import { useFocusOnClose } from '../../lib/focus';
 import { canWrite, useMe } from '../../lib/session';
 import { RuleEditor } from './RuleEditor';
 import { RulePreview } from './RulePreview';
@@ -16,6 +17,14 @@ export function RoutingRulesPage() {
   const rules = useQuery({ queryKey: ['routing-rules'], queryFn: api.routingRules });
   const policies = useQuery({ queryKey: ['escalation-policies'], queryFn: api.escalationPolicies });
   const [editing, setEditing] = useState<RoutingRule | 'new' | null>(null);
+  // Focus goes back to the Edit button that opened the editor, or to "New rule", which was hidden.
+  const newRule = useRef<HTMLButtonElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  const openEditor = (target: RoutingRule | 'new', from: HTMLElement) => {
+    opener.current = from;
+    setEditing(target);
+  };
+  useFocusOnClose(editing !== null, () => (opener.current?.isConnected ? opener.current : newRule.current));
   const remove = useMutation({
     mutationFn: (rule: RoutingRule) => api.deleteRule(rule.id),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['routing-rules'] }),
@@ -35,7 +44,12 @@ export function RoutingRulesPage() {
           </p>
         </div>
         {admin && editing === null ? (
-          <button type="button" className="primary" onClick={() => setEditing('new')}>
+          <button
+            ref={newRule}
+            type="button"
+            className="primary"
+            onClick={(e) => openEditor('new', e.currentTarget)}
+          >
             New rule
           </button>
         ) : null}
@@ -73,7 +87,11 @@ export function RoutingRulesPage() {
                 {admin ? (
                   <td>
                     <div className="actions">
-                      <button type="button" onClick={() => setEditing(rule)} aria-label={`Edit ${rule.name}`}>
+                      <button
+                        type="button"
+                        onClick={(e) => openEditor(rule, e.currentTarget)}
+                        aria-label={`Edit ${rule.name}`}
+                      >
                         Edit
                       </button>
                       <button

@@ -1,8 +1,9 @@
 import type { AlertSeverity, EscalationPolicy, IncidentSeverity, RoutingRule } from '@firebreak/schema';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { api } from '../../lib/api';
+import { useFocusOnMount } from '../../lib/focus';
 import { alertSeverities, severities, severityLabel } from '../../lib/labels';
 import { emptyRuleForm, formOfRule, type RuleForm, type RuleMode, ruleInputOf } from './rule-form';
 
@@ -17,6 +18,8 @@ export function RuleEditor({ rule, nextPriority, policies, onClose }: Props) {
   const [form, setForm] = useState<RuleForm>(rule ? formOfRule(rule) : emptyRuleForm(nextPriority));
   const set = <K extends keyof RuleForm>(key: K, value: RuleForm[K]) =>
     setForm((f) => ({ ...f, [key]: value }));
+  const nameField = useRef<HTMLInputElement>(null);
+  useFocusOnMount(nameField);
   const queryClient = useQueryClient();
   const save = useMutation({
     mutationFn: () => (rule ? api.updateRule(rule.id, ruleInputOf(form)) : api.createRule(ruleInputOf(form))),
@@ -43,7 +46,7 @@ export function RuleEditor({ rule, nextPriority, policies, onClose }: Props) {
       <div className="form-row">
         <label>
           Name
-          <input required value={form.name} onChange={(e) => set('name', e.target.value)} />
+          <input ref={nameField} required value={form.name} onChange={(e) => set('name', e.target.value)} />
         </label>
         <label>
           Priority <span className="hint">lower runs first</span>

@@ -4,7 +4,7 @@ import type { RuleInput } from '../../lib/api';
 /**
  * A routing rule as the editor's fields hold it (plain strings), and the conversions both ways. Lists
  * are comma-separated and labels one `key=value` per line, so a rule reads the way it is written.
- * The server validates what comes out (CONTRACT.md §6) and its message is shown as it is.
+ * The server validates what comes out (docs/api.md, "Routing rules") and its message is shown as it is.
  */
 export type RuleMode = 'create_incident' | 'suppress' | 'store';
 

@@ -2,6 +2,7 @@ import type { Schedule } from '@firebreak/schema';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { ErrorMessage } from '../../components/ErrorMessage';
+import { TableScroll } from '../../components/TableScroll';
 import { api } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
 import { colourOf, segmentsInWindow, shiftsOf } from './shift-window';
@@ -76,7 +77,7 @@ export function ScheduleCard({ schedule }: { schedule: Schedule }) {
           <span>+7 days</span>
         </div>
       </div>
-      <div className="table-wrap">
+      <TableScroll label={`Next shifts of ${schedule.name}`}>
         <table aria-label={`Next shifts of ${schedule.name}`}>
           <thead>
             <tr>
@@ -98,7 +99,7 @@ export function ScheduleCard({ schedule }: { schedule: Schedule }) {
           </tbody>
         </table>
         {shifts.length === 0 && !problem ? <p className="empty">No shifts ahead.</p> : null}
-      </div>
+      </TableScroll>
     </section>
   );
 }

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { api } from '../../lib/api';
 
-/** The policy an incident gets when its routing rule names none (CONTRACT.md §9). */
+/** The policy an incident gets when its routing rule names none. */
 export function DefaultPolicySection({ settings, admin }: { settings: SettingsView; admin: boolean }) {
   const policies = useQuery({ queryKey: ['escalation-policies'], queryFn: api.escalationPolicies });
   const queryClient = useQueryClient();

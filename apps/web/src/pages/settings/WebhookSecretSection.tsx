@@ -5,7 +5,7 @@ import { ErrorMessage } from '../../components/ErrorMessage';
 import { api } from '../../lib/api';
 import { randomSecret, signatureRecipe } from './signature-recipe';
 
-/** Settings → Integrations → Generic Webhook (spec §5.2): the secret goes in and is never shown again. */
+/** Settings → Integrations → Generic Webhook: the secret goes in and is never shown again. */
 export function WebhookSecretSection({ settings, admin }: { settings: SettingsView; admin: boolean }) {
   const [secret, setSecret] = useState('');
   const [saved, setSaved] = useState<string | null>(null);

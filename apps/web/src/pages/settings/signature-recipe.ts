@@ -1,7 +1,7 @@
 /**
- * How a sender signs the generic webhook (CONTRACT.md §6): `X-Service-Signature: sha256=<hex>` where
- * the hex is HMAC-SHA256 of the raw body under the signing secret. The secret itself is never shown
- * again after saving, so the recipe reads it from `$SECRET`.
+ * How a sender signs the generic webhook (docs/integrations/alert-webhooks.md):
+ * `X-Service-Signature: sha256=<hex>` where the hex is HMAC-SHA256 of the raw body under the signing
+ * secret. The secret itself is never shown again after saving, so the recipe reads it from `$SECRET`.
  */
 export function signatureRecipe(baseUrl: string): string {
   const url = `${baseUrl.replace(/\/+$/, '')}/api/v1/webhooks/generic`;
