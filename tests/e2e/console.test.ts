@@ -227,6 +227,24 @@ describe('the operator console', () => {
     await expectNoAxeViolations(page, 'the routing rules with a preview');
   });
 
+  it('shows the fields of the rule chosen last when Edit is pressed on another rule', async () => {
+    await json('POST', '/api/v1/routing-rules', {
+      name: 'Page the storage team',
+      priority: 10,
+      match_criteria: { labels: { team: 'storage' } },
+      actions: { create_incident: true },
+    });
+    await page.reload();
+    const table = page.getByRole('table', { name: 'Routing rules' });
+    await table.getByText('Page the storage team').waitFor();
+    await page.getByRole('button', { name: 'Edit Open incidents for every severity' }).click();
+    const editor = page.getByRole('form', { name: /Edit rule/ });
+    expect(await editor.getByLabel('Name').inputValue()).toBe('Open incidents for every severity');
+    await page.getByRole('button', { name: 'Edit Page the storage team' }).click();
+    expect(await editor.getByLabel('Name').inputValue()).toBe('Page the storage team');
+    await editor.getByRole('button', { name: 'Cancel' }).click();
+  });
+
   it('sets the generic webhook signing secret; the page recipe signs a request the API accepts', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
     const state = page.getByTestId('signing-secret-state');

@@ -56,6 +56,8 @@ export function RoutingRulesPage() {
       </div>
       {editing !== null ? (
         <RuleEditor
+          // A new key per rule: choosing another rule while one is open starts from that rule's fields.
+          key={editing === 'new' ? 'new' : editing.id}
           rule={editing === 'new' ? null : editing}
           nextPriority={nextPriority}
           policies={policies.data?.escalation_policies ?? []}
