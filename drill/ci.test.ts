@@ -1,6 +1,6 @@
-// The drills short enough for every CI run (issue 10), with short parameters: the same scenario
-// functions `pnpm drill` runs, each asserted to pass. The long ones (a 60 s Redis outage, PostgreSQL
-// outage, Sentinel failover, worker killed mid-job) run only in `pnpm drill`.
+// The failure drills short enough for every CI run (README.md#reliability-drills-pnpm-drill), with short
+// parameters: the same scenario functions `pnpm drill` runs, each asserted to pass. The long ones (a 60 s
+// Redis outage, PostgreSQL outage, Sentinel failover, worker killed mid-job) run only in `pnpm drill`.
 import { describe, expect, it } from 'vitest';
 import { runDrill } from './lib/harness';
 import type { Drill, DrillResult } from './lib/types';
@@ -18,7 +18,7 @@ async function passes<O>(drill: Drill<O>, options: Partial<O>): Promise<DrillRes
 }
 
 describe('drills (short)', () => {
-  it('bad input is answered with the contract errors and nothing is stored', async () => {
+  it('bad input is answered with an error envelope each and nothing is stored', async () => {
     await passes(badInput, {});
   }, 150_000);
 

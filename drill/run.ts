@@ -1,6 +1,6 @@
-// `pnpm drill [name…]`: the failure drills of issue 10, each a bounded scenario with a verdict, against
-// real processes on private PostgreSQL and Redis servers. One table; JSON in drill/results/latest.json;
-// exit code 1 when any drill failed.
+// `pnpm drill [name…]`: the failure drills (README.md#reliability-drills-pnpm-drill), each a bounded
+// scenario with a verdict, against real processes on private PostgreSQL and Redis servers. One table;
+// JSON in drill/results/latest.json; exit code 1 when any drill failed.
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { runDrill } from './lib/harness';

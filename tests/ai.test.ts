@@ -1,4 +1,4 @@
-// CONTRACT.md §10 against the fake AI provider (both wire formats): summary, post-mortem, handoff
+// AI (docs/ai.md) against the fake AI provider (both wire formats): summary, post-mortem, handoff
 // digest, provider failures and retries, the not-configured answer, and what prompts may contain.
 
 import { bodyOf, type FakeAiProvider, startFakeAiProvider, waitFor } from '@firebreak/testing';

@@ -1,4 +1,4 @@
-// The README's bulk-resolution script, run as written against a live API (issue 3, "Done means").
+// The README's bulk-resolution script, run as written against a live API (README.md#bulk-resolution).
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';

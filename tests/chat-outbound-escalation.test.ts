@@ -1,5 +1,5 @@
 // Outbound chat beyond people's own changes: escalation pages (direct messages and a channel mention,
-// CONTRACT.md §9) and what alert intake reports (linked alerts, all alerts resolved).
+// docs/api.md#on-call) and what alert intake reports (linked alerts, all alerts resolved).
 import { recordAlerts, updateIncident } from '@firebreak/services';
 import { waitFor } from '@firebreak/testing';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,6 @@
-// Outbound chat when the chat service says no, slows us down or is away (issue 6, spec §7): the exact
-// log lines, one `chat_failed` entry, no endless retries, and an incident that is never held back.
+// Outbound chat when the chat service says no, slows us down or is away
+// (docs/integrations/slack.md#failures): the exact log lines, one `chat_failed` entry, no endless
+// retries, and an incident that is never held back.
 
 import { createChatClient } from '@firebreak/chat-client';
 import { addNote, getIncident } from '@firebreak/services';

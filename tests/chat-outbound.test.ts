@@ -1,5 +1,5 @@
-// Outbound chat (issue 6, CONTRACT.md §7): channel, card, posts and card updates, against the fake chat
-// API on real PostgreSQL and Redis.
+// Outbound chat (docs/integrations/slack.md): channel, card, posts and card updates, against the fake
+// chat API on real PostgreSQL and Redis.
 import { chat } from '@firebreak/db';
 import { addNote, getIncident, getTimeline, updateIncident } from '@firebreak/services';
 import { waitFor } from '@firebreak/testing';
@@ -164,7 +164,7 @@ describe('posting the timeline', () => {
       [`[RESOLVED] #${original}`, 'invalid_name_specials'],
       [`resolved-${original}`, 'ok'],
     ]);
-    // Spec §3.2: the resolution is posted before the rename.
+    // The resolution is posted before the rename (docs/api.md#state-machine).
     const resolution = h.fake.calls.findIndex(
       (c) => c.method === 'chat.postMessage' && String(c.args.text).includes('*Resolved*'),
     );

@@ -1,7 +1,7 @@
-// Spec §7 and issue "diagnosable failures": each database failure the spec lists, provoked against a
-// private server, shows as `/ready` 503, 500 `database_unavailable` on the API, and one log line that
-// names it in the runbooks' words with the server's message kept — one line however many requests
-// fail, counted in /metrics. docs/runbooks/ quote these lines and these set-ups.
+// Each database failure the runbooks list (docs/runbooks/README.md), provoked against a private server,
+// shows as `/ready` 503, 500 `database_unavailable` on the API, and one log line that names it in the
+// runbooks' words with the server's message kept — one line however many requests fail, counted in
+// /metrics. docs/runbooks/ quote these lines and these set-ups.
 import { resolve } from 'node:path';
 import { loadConfig } from '@firebreak/config';
 import { createRuntime, prepareDatabase } from '@firebreak/runtime';

@@ -1,6 +1,7 @@
-// Spec §1, §4.4, §7 and CONTRACT.md §8: the API keeps serving while Redis is down, answers 500
-// `database_unavailable` while PostgreSQL is down, and recovers from both without a restart. Both
-// servers here are private ones started for this file; the shared services are never stopped.
+// Degraded operation (docs/architecture.md#degraded-operation, docs/api.md#health): the API keeps serving
+// while Redis is down, answers 500 `database_unavailable` while PostgreSQL is down, and recovers from
+// both without a restart. Both servers here are private ones started for this file; the shared services
+// are never stopped.
 import { createSql, migrate } from '@firebreak/db';
 import {
   createTestRuntime,

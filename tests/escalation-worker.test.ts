@@ -1,5 +1,6 @@
 // The worker end to end on real PostgreSQL and Redis: outbox relay, wake-up jobs, the reconciler, and
-// what happens when Redis goes away or comes back empty (spec §1, §7; CONTRACT.md §9).
+// what happens when Redis goes away or comes back empty (docs/architecture.md#timers-are-rows,
+// docs/architecture.md#degraded-operation).
 import { createTestRuntime, type TestRuntime } from '@firebreak/runtime/testing';
 import { createIncident } from '@firebreak/services';
 import { PrivateRedis, waitFor } from '@firebreak/testing';

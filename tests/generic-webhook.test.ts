@@ -1,4 +1,5 @@
-// Spec §4.2, §3.3, §5.2 and CONTRACT.md §6: the generic webhook end to end.
+// The generic webhook end to end (docs/integrations/alert-webhooks.md#generic): intake, deduplication
+// by external_id, resolving, bad requests, the signing secret and the alert list.
 import { createHmac } from 'node:crypto';
 import { outbox } from '@firebreak/db';
 import { bodyOf } from '@firebreak/testing';

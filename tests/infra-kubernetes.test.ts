@@ -1,5 +1,5 @@
 // The Kubernetes example (infra/kubernetes) checked for what can drift from the code: the apps of
-// CONTRACT.md §1 and their ports, the probes, the command lines of the image, the migration step,
+// docs/api.md#processes and their ports, the probes, the command lines of the image, the migration step,
 // secrets kept out of plain values, and an Ingress that routes exactly as the shipped nginx config.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// CONTRACT.md §6 routing rules: CRUD, and how alerts are routed by them.
+// Routing rules (docs/api.md#routing-rules): CRUD, and how alerts are routed by them.
 import { createTestUser } from '@firebreak/runtime/testing';
 import { bodyOf } from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

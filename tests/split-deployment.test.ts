@@ -1,4 +1,4 @@
-// The split deployment of issue 11 (`pnpm start:split`, infra/local): private PostgreSQL, Redis
+// The split deployment (infra/README.md; `pnpm start:split`, infra/local): private PostgreSQL, Redis
 // primary + replica with AOF behind Sentinel, migrations as their own step, ingest / api / chat /
 // worker as four processes, nginx in front with the shipped infra/nginx/firebreak.conf. Everything
 // below goes through nginx's port only, as a user or a monitoring tool would.

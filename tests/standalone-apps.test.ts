@@ -1,5 +1,5 @@
-// CONTRACT.md §1: each app also starts alone, on its own default port or PORT, and answers /health
-// and /ready itself; SIGTERM stops it cleanly.
+// Each app also starts alone (docs/api.md#processes), on its own default port or PORT, and answers
+// /health and /ready itself; SIGTERM stops it cleanly.
 import { resolve } from 'node:path';
 import {
   bodyOf,

@@ -1,6 +1,6 @@
-// Spec §7 and issue "diagnosable failures": each key-value store failure the spec lists, provoked
-// against a private redis-server, shows as `/ready` 200 `degraded` (the API keeps working) and one log
-// line naming it, however often the client retries; counted in /metrics. docs/runbooks/ quote these.
+// Each key-value store failure the runbooks list (docs/runbooks/README.md), provoked against a private
+// redis-server, shows as `/ready` 200 `degraded` (the API keeps working) and one log line naming it,
+// however often the client retries; counted in /metrics. docs/runbooks/ quote these.
 import { createTestDatabase, getFreePort, PrivateRedis, type TestDatabase } from '@firebreak/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,6 @@
-// CONTRACT.md §9: any number of worker replicas page each target once. Two real worker processes
-// share one database and one Redis; every escalation step must be notified exactly once between them.
+// Any number of worker replicas page each target once (docs/architecture.md#timers-are-rows). Two real
+// worker processes share one database and one Redis; every escalation step must be notified exactly once
+// between them.
 import { resolve } from 'node:path';
 import { createTestRuntime, type TestRuntime } from '@firebreak/runtime/testing';
 import { createIncident } from '@firebreak/services';

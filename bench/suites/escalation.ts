@@ -19,10 +19,10 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /**
- * Issue 5: timer skew over 1 000 concurrent escalations. A two-tier policy (tier timeout 5 s) is the
- * default; 1 000 incidents are opened through the API at once; every tier-2 step is due 5 s after its
- * tier 1 fired. Skew = when the step fired (claimed, timeline entry and chat notice written) minus
- * when it was due, read from `escalation_steps`.
+ * Escalation timer skew over 1 000 concurrent escalations (docs/architecture.md#timers-are-rows). A
+ * two-tier policy (tier timeout 5 s) is the default; 1 000 incidents are opened through the API at once;
+ * every tier-2 step is due 5 s after its tier 1 fired. Skew = when the step fired (claimed, timeline
+ * entry and chat notice written) minus when it was due, read from `escalation_steps`.
  */
 export const escalationSkew: Benchmark = {
   name: 'escalation timers',

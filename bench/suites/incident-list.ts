@@ -5,9 +5,10 @@ import type { Benchmark } from '../lib/types';
 const INCIDENTS = 100_000;
 
 /**
- * Issue 3: `GET /api/v1/incidents?limit=500` over 100 000 incidents, the bulk-resolution call, and
- * the same filtered by status. Incidents are seeded straight into the table (with timeline rows, and
- * a commander on some), then read through the HTTP API with a viewer's token.
+ * `GET /api/v1/incidents?limit=500` over 100 000 incidents, the call of the bulk-resolution script
+ * (README.md#bulk-resolution), and the same filtered by status. Incidents are seeded straight into the
+ * table (with timeline rows, and a commander on some), then read through the HTTP API with a viewer's
+ * token.
  */
 export const incidentList: Benchmark = {
   name: 'incident list',

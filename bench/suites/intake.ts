@@ -57,7 +57,7 @@ const latency = (run: LoadResult): BenchResult[] => [
 ];
 
 /**
- * Issue 4: alert intake on the real database. "Unique" bodies carry fresh external_ids on every
+ * Alert intake throughput on the real database. "Unique" bodies carry fresh external_ids on every
  * request; "repeating" bodies re-send the same alerts unchanged, which is what Alertmanager's re-sends
  * look like. Severity `info` keeps the default rule from opening an incident per alert: the benchmark
  * measures intake, not incident creation.

@@ -6,9 +6,9 @@ import type { BenchResult } from '../lib/types';
 const SAMPLE_EVERY_MS = 250;
 
 /**
- * Issue 10: the memory of `pnpm start` itself (tsx on the sources, every route and the worker in one
- * process tree), idle after start and at its peak while it takes alerts from 32 connections for 10 s.
- * Sampled from /proc during the load, not after it.
+ * The memory of `pnpm start` itself (tsx on the sources, every route and the worker in one process tree),
+ * idle after start and at its peak while it takes alerts from 32 connections for 10 s. Sampled from /proc
+ * during the load, not after it.
  */
 export async function pnpmStartMemory(): Promise<BenchResult[]> {
   const env = await startEnvironment({ command: 'pnpm-start' });

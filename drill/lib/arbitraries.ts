@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
-// Payloads near the real shapes (reference/alert-sources.md) with any field free to be anything else:
-// mostly-valid documents reach deeper into the parsers than random JSON does.
+// Payloads near the real shapes (docs/integrations/alert-webhooks.md) with any field free to be anything
+// else: mostly-valid documents reach deeper into the parsers than random JSON does.
 
 const anything = fc.jsonValue({ maxDepth: 3 });
 const or = <T>(arbitrary: fc.Arbitrary<T>) =>

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { signedSlashCommand } from '@firebreak/testing';
 
-/** One bad request and the answer CONTRACT.md §4 (and §6, §7) gives it. */
+/** One bad request and the error answer it must get (docs/api.md#errors, docs/api.md#requests). */
 export interface BadInputCase {
   name: string;
   path: string;
@@ -145,7 +145,7 @@ export function signedCases(secret: string): BadInputCase[] {
   ];
 }
 
-/** Chat requests that must be refused (CONTRACT.md §7: v0 signature, 5-minute window). */
+/** Chat requests that must be refused (v0 signature, 5-minute window: docs/integrations/slack.md#signing). */
 export function chatCases(signingSecret: string): BadInputCase[] {
   const command = { command: '/incident', text: 'new Drill replayed command' };
   const replayed = signedSlashCommand(signingSecret, command, {

@@ -1,6 +1,6 @@
-// CONTRACT.md §4, §6, §7: bad requests are answered with the contract's error envelope and status, and
-// nothing of a rejected request is stored. Issue 10: malformed JSON, wrong content types, huge bodies,
-// deep nesting, 10 000 labels, bad signatures, replayed chat requests; unicode titles stored intact.
+// Bad requests are answered with the error envelope and status of docs/api.md#errors, and nothing of a
+// rejected request is stored. The drill: malformed JSON, wrong content types, huge bodies, deep nesting,
+// 10 000 labels, bad signatures, replayed chat requests; unicode titles stored intact.
 import { type BadInputCase, chatCases, signedCases, unsignedCases } from '../lib/bad-input-cases';
 import { startChat } from '../lib/chat';
 import { verdict } from '../lib/harness';
@@ -33,7 +33,7 @@ const UNICODE_TITLES = [
 
 export const badInput: Drill = {
   name: 'bad-input',
-  promise: 'Bad input: the contract error for each, nothing stored; unicode titles stored intact',
+  promise: 'Bad input: an error envelope each, nothing stored; unicode titles stored intact',
   timeoutMs: 120_000,
   async run(defer) {
     const { env } = await startChat(defer);
@@ -94,7 +94,7 @@ export const badInput: Drill = {
         ...(wrong.length > 0 ? { 'wrong answers': wrong.join('; ') } : {}),
       },
       {
-        'every bad request got its contract error': wrong.length === 0,
+        'every bad request got its error envelope': wrong.length === 0,
         'nothing of a bad request was stored': before === after,
         'unicode titles stored intact': res.status === 200 && intact,
       },

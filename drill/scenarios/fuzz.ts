@@ -1,9 +1,9 @@
-// Issue 10: a fuzz run over the webhook parsers. Properties, checked by fast-check with a fixed seed
+// A fuzz run over the webhook parsers. Properties, checked by fast-check with a fixed seed
 // (printed, so any failure can be replayed with `FUZZ_SEED=<seed> pnpm drill fuzz`):
 //  - every alert-source parser returns a result or throws only the typed validation error, and what it
 //    accepts satisfies the alert schema (packages/domain, in process);
-//  - the generic webhook of a running service answers 200 or the contract's 400, never anything else,
-//    and a rejected request stores nothing (over HTTP).
+//  - the generic webhook of a running service answers 200 or a 400 error envelope (docs/api.md#errors),
+//    never anything else, and a rejected request stores nothing (over HTTP).
 import {
   type ParseResult,
   parseAlertmanagerWebhook,

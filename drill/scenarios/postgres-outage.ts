@@ -1,5 +1,5 @@
-// Spec §7 / CONTRACT.md §4, §8: with the database unreachable every endpoint answers 500
-// `database_unavailable` and `/ready` 503; the service recovers by itself. Issue 10: PostgreSQL stopped
+// With the database unreachable every endpoint answers 500 `database_unavailable` (docs/api.md#errors)
+// and `/ready` 503 (docs/api.md#health); the service recovers by itself. The drill: PostgreSQL stopped
 // for 30 s under alert load; senders retry; afterwards every alert exists exactly once.
 import { alertsExactlyOnce } from '../lib/checks';
 import { sleep, verdict } from '../lib/harness';

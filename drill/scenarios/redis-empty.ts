@@ -1,5 +1,6 @@
-// Escalation timers live in PostgreSQL; Redis only wakes the worker (CONTRACT.md §9). Issue 10: Redis
-// restarted empty (every delayed wake-up job lost) and the reconciler still fires every due step, once.
+// Escalation timers live in PostgreSQL; Redis only wakes the worker (docs/architecture.md#timers-are-rows).
+// The drill: Redis restarted empty (every delayed wake-up job lost) and the reconciler still fires every
+// due step, once.
 import { startChat } from '../lib/chat';
 import {
   defaultTwoTierPolicy,
@@ -29,8 +30,8 @@ export const redisEmpty: Drill<{ incidents: number; tierTimeoutSeconds: number }
 
     const ids = await openIncidents([service], incidents, 'Drill empty Redis');
     // Tier 1 fires at creation and is paged; tier 2's wake-up jobs now wait in Redis, seconds away.
-    // (Jobs still queued when a Redis without persistence restarts are lost with it; the spec asks for
-    // persistent storage for that reason. What must survive are the timers, which live in PostgreSQL.)
+    // (Jobs still queued when a Redis without persistence restarts are lost with it, which is why the
+    // store runs with append-only persistence. What must survive are the timers, which live in PostgreSQL.)
     const setUpBy = Date.now() + 30_000;
     while (Date.now() < setUpBy && pagesReceived(chat).tier1 < incidents) await sleep(250);
     const wakeUps = () => withRedis(redis.url, (r) => r.zcard(queueKey('escalation', 'delayed')));

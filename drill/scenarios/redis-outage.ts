@@ -1,6 +1,7 @@
-// Spec §7: with the key-value store down the API keeps working and background work waits for it.
-// Issue 10: Redis killed under steady alert load: no alert lost, the API answers throughout, and every
-// job of the outage (here: each incident's chat channel) runs within 30 s of Redis coming back.
+// With the key-value store down the API keeps working and background work waits for it
+// (docs/architecture.md#degraded-operation). The drill: Redis killed under steady alert load: no alert
+// lost, the API answers throughout, and every job of the outage (here: each incident's chat channel) runs
+// within 30 s of Redis coming back.
 import { channelsByIncident, startChat } from '../lib/chat';
 import { alertsExactlyOnce, Prober } from '../lib/checks';
 import { sleep, verdict } from '../lib/harness';

@@ -1,7 +1,7 @@
-// Spec §8 "Failover wait": a store failover takes 10–30 s and the service reconnects by itself with
-// KV_SENTINEL_ADDRS. Issue 10: a private primary, replica and three sentinels; the primary is killed
-// under alert load; the service must follow the new primary within 30 s (its background work runs
-// again: an incident opened after the failover gets its chat channel) and lose no alert.
+// A store failover takes 10–30 s and the service reconnects by itself with KV_SENTINEL_ADDRS
+// (docs/runbooks/store-failover.md). The drill: a private primary, replica and three sentinels; the
+// primary is killed under alert load; the service must follow the new primary within 30 s (its background
+// work runs again: an incident opened after the failover gets its chat channel) and lose no alert.
 import { startChat } from '../lib/chat';
 import { alertsExactlyOnce } from '../lib/checks';
 import { sleep, verdict } from '../lib/harness';

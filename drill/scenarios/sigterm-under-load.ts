@@ -1,7 +1,8 @@
-// docs/decisions.md "Shutdown": SIGTERM stops accepting and lets in-flight requests finish. Issue 10: a
-// SIGTERM during intake load; every request the server accepted is answered, and what it answered 200
-// is stored. Each request has a connection of its own, so "refused" (never accepted, a sender would
-// retry) is told apart from "cut off" (accepted, then dropped: the failure this drill looks for).
+// SIGTERM stops accepting and lets in-flight requests finish (docs/decisions.md#start-up-and-processes,
+// "Shutdown"). The drill: a SIGTERM during intake load; every request the server accepted is answered,
+// and what it answered 200 is stored. Each request has a connection of its own, so "refused" (never
+// accepted, a sender would retry) is told apart from "cut off" (accepted, then dropped: the failure this
+// drill looks for).
 import { request } from 'node:http';
 import { alertsExactlyOnce } from '../lib/checks';
 import { sleep, verdict } from '../lib/harness';

@@ -1,5 +1,6 @@
-// CONTRACT.md §9: any number of worker replicas page each target once. Issue 10: two `pnpm start`
-// replicas on one database and one Redis, escalations opened through both: every page exactly once.
+// Any number of worker replicas page each target once (docs/architecture.md#timers-are-rows). The drill:
+// two `pnpm start` replicas on one database and one Redis, escalations opened through both: every page
+// exactly once.
 import { startChat } from '../lib/chat';
 import {
   defaultTwoTierPolicy,

@@ -1,7 +1,7 @@
-// Durable work (docs/decisions.md "Background work"): a job survives the process that ran it. Issue 10:
-// the process is killed (SIGKILL) in the middle of a chat job, while its call to the chat service is
-// in flight; a fresh process on the same stores must finish the job, and the work must be done once:
-// one channel for the incident, one card in it.
+// Durable work (docs/decisions.md#background-work-and-escalation): a job survives the process that ran
+// it. The drill: the process is killed (SIGKILL) in the middle of a chat job, while its call to the chat
+// service is in flight; a fresh process on the same stores must finish the job, and the work must be done
+// once: one channel for the incident, one card in it.
 import { startChat } from '../lib/chat';
 import { sleep, verdict } from '../lib/harness';
 import { queueKey, withRedis } from '../lib/redis';

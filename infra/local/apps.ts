@@ -6,7 +6,7 @@ import { type LogSink, ManagedProcess, waitUntil } from './processes';
 
 export const repoRoot = resolve(import.meta.dirname, '../..');
 
-/** The four apps, their public paths (through nginx) and default ports: CONTRACT.md §1. */
+/** The four apps, their public paths (through nginx) and default ports: docs/api.md#processes. */
 export const APPS = ['ingest', 'api', 'chat', 'worker'] as const;
 export type AppName = (typeof APPS)[number];
 

@@ -75,8 +75,8 @@ function startNode(name: string, options: StoreOptions, port: number, replicaOf?
     `port ${port}`,
     'bind 127.0.0.1',
     `dir ${dir}`,
-    // Durability (spec §8): the append-only file, fsync once a second, on the replica too, so a
-    // promoted replica is as durable as the primary. No RDB snapshots besides.
+    // Durability: the append-only file, fsync once a second, on the replica too, so a promoted replica is
+    // as durable as the primary. No RDB snapshots besides.
     'appendonly yes',
     'appendfsync everysec',
     'save ""',
@@ -106,8 +106,8 @@ function startSentinel(name: string, options: StoreOptions, port: number, count:
     `sentinel sentinel-pass ${options.password}`,
     `sentinel monitor ${SENTINEL_MASTER} 127.0.0.1 ${options.ports.primary} ${quorum}`,
     `sentinel auth-pass ${SENTINEL_MASTER} ${options.password}`,
-    // As in the compose example: 5 s to declare the primary down, then the election (spec §8:
-    // a failover completes within 10-30 s).
+    // As in the compose example: 5 s to declare the primary down, then the election (a failover
+    // completes within 10-30 s: docs/runbooks/store-failover.md).
     `sentinel down-after-milliseconds ${SENTINEL_MASTER} 5000`,
     `sentinel failover-timeout ${SENTINEL_MASTER} 30000`,
   ];

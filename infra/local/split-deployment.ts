@@ -1,4 +1,4 @@
-// The split deployment on one machine (CONTRACT.md §1): a private PostgreSQL, Redis primary +
+// The split deployment on one machine (docs/api.md#processes): a private PostgreSQL, Redis primary +
 // replica (append-only) watched by Sentinel, migrations as their own step, then ingest, api, chat and
 // worker as four processes, and nginx in front with the shipped routing. Loopback and private ports
 // only: the machine's shared PostgreSQL (5432) and Redis (6379) are never used.

@@ -4,7 +4,7 @@
 //   PORT        nginx's port on 127.0.0.1 (default 8080 when free, else any free port)
 //   DATA_DIR    the data lives in $DATA_DIR/split (default ./.data/split), kept between starts
 //   SENTINELS   how many Redis Sentinels (default 1)
-//   CHAT_*, AI_*, LOG_LEVEL, BOOTSTRAP_ADMIN_*… are passed to the apps (CONTRACT.md §2).
+//   CHAT_*, AI_*, LOG_LEVEL, BOOTSTRAP_ADMIN_*… are passed to the apps (README.md#configuration).
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

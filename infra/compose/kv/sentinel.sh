@@ -37,7 +37,8 @@ if [ ! -s "$conf" ]; then
     echo "sentinel sentinel-pass $password"
     echo "sentinel monitor $master $KV_PRIMARY_HOST 6379 2"
     echo "sentinel auth-pass $master $password"
-    # Spec §8: a failover completes in 10-30 s. 5 s to declare the primary down, then the election.
+    # A failover completes in 10-30 s (docs/runbooks/store-failover.md). 5 s to declare the primary
+    # down, then the election.
     echo "sentinel down-after-milliseconds $master 5000"
     echo "sentinel failover-timeout $master 30000"
     echo "sentinel parallel-syncs $master 1"

@@ -15,7 +15,7 @@ function problemsOf(env: Record<string, string>): string[] {
 }
 
 describe('loadConfig', () => {
-  it('applies the defaults of CONTRACT.md §2 to an empty environment', () => {
+  it('applies the documented defaults to an empty environment', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       port: undefined,

@@ -2,7 +2,7 @@ import { crossVariableProblems, EnvSchema } from './schema';
 import { type Env, resolveSecretFiles } from './secrets';
 
 export interface Config {
-  /** Undefined means "the app's own default" (CONTRACT.md §1). */
+  /** Undefined means "the app's own default" (docs/api.md#processes). */
   port: number | undefined;
   /** Listen address (`HOST`, default every interface). */
   host: string;

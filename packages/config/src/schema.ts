@@ -49,7 +49,7 @@ const regex = z.preprocess(
     }),
 );
 
-/** CONTRACT.md §2, one entry per environment variable. */
+/** The configuration (README.md#configuration), one entry per environment variable. */
 export const EnvSchema = z.object({
   PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).optional()),
   // Every interface by default (containers); 127.0.0.1 behind a reverse proxy on the same host, so

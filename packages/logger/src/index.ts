@@ -4,7 +4,7 @@ export type { Logger } from 'pino';
 
 /**
  * Paths pino blanks out wherever they appear in a log object. Secrets must never reach a log line
- * (DEVELOPERS.md, "Standards"); redaction is the safety net behind not logging them in the first place.
+ * (docs/architecture.md#code-habits); redaction is the safety net behind not logging them at all.
  */
 export const redactedPaths = [
   'password',

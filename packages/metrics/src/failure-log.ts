@@ -2,7 +2,7 @@ import type { Logger } from '@firebreak/logger';
 import { Counter, Gauge } from 'prom-client';
 import type { Metrics } from './index';
 
-/** What broke, in the words an operator greps for (spec §7), and the line to log for it. */
+/** What broke, in the words an operator greps for (docs/runbooks/README.md), and the line to log for it. */
 export interface Failure {
   /** Short stable name: `connection refused`, `NOAUTH`, `invalid_auth`… (the metrics label). */
   reason: string;

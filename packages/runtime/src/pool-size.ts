@@ -7,10 +7,11 @@ export class PoolTooLargeError extends Error {
 }
 
 /**
- * Spec §8: DB_MAX_OPEN_CONNS (default 25) should be at most 20 % of the server's max_connections
- * (default 100). Above the whole of max_connections a busy process would fail with "too many
- * connections" by itself, so start-up refuses; above 20 % it warns, since every process (API, ingest,
- * chat, worker, each replica) holds a pool of its own and the sum is what the server sees.
+ * DB_MAX_OPEN_CONNS (default 25) should be at most 20 % of the server's max_connections (default 100).
+ * Above the whole of max_connections a busy process would fail with "too many connections" by itself,
+ * so start-up refuses; above 20 % it warns, since every process (API, ingest, chat, worker, each
+ * replica) holds a pool of its own and the sum is what the server sees
+ * (docs/runbooks/database-too-many-connections.md).
  */
 export async function checkPoolSize(sql: Sql, poolSize: number, logger: Logger): Promise<void> {
   const max = await maxConnections(sql);

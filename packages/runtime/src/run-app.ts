@@ -10,7 +10,7 @@ export interface RunAppOptions {
   build: (runtime: Runtime, shutdown: Shutdown) => FetchApp | Promise<FetchApp>;
 }
 
-/** `main.ts` of an app started alone (split deployment, CONTRACT.md §1). */
+/** `main.ts` of an app started alone (split deployment, docs/api.md#processes). */
 export async function runApp(options: RunAppOptions): Promise<void> {
   const config = loadConfigOrExit();
   if (!config.databaseUrl) {

@@ -10,7 +10,7 @@ function problems(input: unknown) {
 const alerts = (count: number) => Array.from({ length: count }, (_, i) => ({ title: `Alert ${i}` }));
 
 describe('GenericWebhookBody', () => {
-  it('applies the spec defaults and trims the title', () => {
+  it('applies the documented defaults and trims the title', () => {
     const body = GenericWebhookBody.parse({ alerts: [{ title: '  Disk full  ' }] });
     expect(body.alerts[0]).toEqual({ title: 'Disk full', severity: 'warning', status: 'firing' });
   });
@@ -171,7 +171,7 @@ describe('SnsEnvelope', () => {
 });
 
 describe('Alert', () => {
-  it('describes the API object of CONTRACT §6', () => {
+  it('describes the alert object the API shows', () => {
     const alert = {
       id: '0b6f3c1e-6a0d-4b8e-9f41-2a7c5d9e8f10',
       title: 'Disk full',

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 
 /**
- * Alerts: the generic webhook body (spec §2.2, §4.2; CONTRACT.md §6), the normalised `AlertInput` every
- * source parser produces, the API `Alert`, and the wire formats of the source-specific webhooks
- * (reference/alert-sources.md). The source formats live here and not in `domain` because `domain` may not
- * import zod; `domain/alert-sources` maps them to `AlertInput`. Objects are never `.strict()`: senders
- * add fields without notice (reference §0.4), so unknown fields are accepted and not stored.
+ * Alerts: the generic webhook body (docs/integrations/alert-webhooks.md#generic), the normalised
+ * `AlertInput` every source parser produces, the API `Alert` (docs/api.md#alerts), and the wire formats
+ * of the source-specific webhooks (docs/integrations/alert-webhooks.md). The source formats live here and
+ * not in `domain` because `domain` may not import zod; `domain/alert-sources` maps them to `AlertInput`.
+ * Objects are never `.strict()`: senders add fields without notice, so unknown fields are accepted and
+ * not stored (docs/integrations/alert-webhooks.md#rules-for-every-source).
  */
 
 export const alertSeverities = ['critical', 'warning', 'info'] as const;
@@ -64,7 +65,10 @@ const stringError = (issue: { input?: unknown }) =>
 const text = (max: number, what: string) =>
   z.string({ error: stringError }).max(max, `${what} is at most ${max} characters.`);
 
-/** One element of the generic webhook body (spec §2.2, §4.2). `null` is read as "not given". */
+/**
+ * One element of the generic webhook body (docs/integrations/alert-webhooks.md#generic). `null` is read
+ * as "not given".
+ */
 export const GenericAlert = z.object(
   {
     title: text(alertLimits.titleLength, 'The title')
@@ -93,7 +97,7 @@ export const GenericAlert = z.object(
 );
 export type GenericAlert = z.infer<typeof GenericAlert>;
 
-/** `POST /api/v1/webhooks/generic`: 1–1000 alerts (CONTRACT.md §6). */
+/** `POST /api/v1/webhooks/generic`: 1–1000 alerts (docs/integrations/alert-webhooks.md#generic). */
 export const GenericWebhookBody = z
   .object(
     {
@@ -127,7 +131,7 @@ export interface AlertInput {
   endedAt: Date | null;
 }
 
-/** The alert as the API shows it (CONTRACT.md §6). */
+/** The alert as the API shows it (docs/api.md#alerts). */
 export const Alert = z.object({
   id: z.uuid(),
   title: z.string(),
@@ -146,11 +150,12 @@ export const Alert = z.object({
 });
 export type Alert = z.infer<typeof Alert>;
 
-// ---- Source wire formats (reference/alert-sources.md) -------------------------------------------------
+// ---- Source wire formats (docs/integrations/alert-webhooks.md) ----------------------------------------
 
 /**
  * Timestamps as sources write them: Go RFC 3339 with nanoseconds and offsets, CloudWatch's `+0000`
- * (reference §0.6). Parsed to a Date here; the Go zero time stays a (year 1) Date for the parser to spot.
+ * (docs/integrations/alert-webhooks.md#rules-for-every-source). Parsed to a Date here; the Go zero time
+ * stays a (year 1) Date for the parser to spot.
  */
 export const SourceTimestamp = z
   .string({ error: 'Must be a timestamp string.' })
@@ -166,7 +171,8 @@ export const SourceTimestamp = z
 
 const optionalText = z.string().nullish();
 
-// Alertmanager `template.Alert` (reference §1.2); Grafana's `ExtendedAlert` adds fields to it (§2.2).
+// Alertmanager `template.Alert` (docs/integrations/alert-webhooks.md#alertmanager); Grafana's
+// `ExtendedAlert` adds fields to it (docs/integrations/alert-webhooks.md#grafana).
 const prometheusAlertShape = {
   status: AlertStatus.optional(),
   labels: AlertLabels.nullish(),
@@ -220,7 +226,8 @@ export const GrafanaPayload = z.looseObject(
 );
 export type GrafanaPayload = z.infer<typeof GrafanaPayload>;
 
-// SNS envelope (reference §3.2). Signed values must reach the verifier byte for byte: no trim, no transform.
+// SNS envelope (docs/integrations/alert-webhooks.md#cloudwatch-via-sns). Signed values must reach the
+// verifier byte for byte: no trim, no transform.
 const required = z.string({ error: stringError }).min(1, 'Must not be empty.');
 const snsShape = {
   MessageId: required,
@@ -255,7 +262,8 @@ export const SnsEnvelope = z.discriminatedUnion(
 export type SnsNotification = z.infer<typeof SnsNotification>;
 export type SnsEnvelope = z.infer<typeof SnsEnvelope>;
 
-// CloudWatch alarm JSON inside `Message` (reference §3.6). Hand-published partial messages are common: be lenient.
+// CloudWatch alarm JSON inside `Message` (docs/integrations/alert-webhooks.md#cloudwatch-via-sns).
+// Hand-published partial messages are common: be lenient.
 export const CloudWatchAlarm = z.looseObject(
   {
     AlarmName: text(alertLimits.titleLength, 'AlarmName').trim().min(1, 'Must not be empty.'),

@@ -20,7 +20,7 @@ export const CreateApiKeyInput = z.object({
 });
 export type CreateApiKeyInput = z.infer<typeof CreateApiKeyInput>;
 
-/** The user as the API shows it (CONTRACT.md §9); never the password hash. */
+/** The user as the API shows it (docs/api.md#on-call); never the password hash. */
 export const User = z.object({
   id: z.uuid(),
   email: z.string(),

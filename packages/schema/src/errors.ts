@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The one error vocabulary of the service (CONTRACT.md §4). Services throw `AppError`s; each app has
+ * The one error vocabulary of the service (docs/api.md#errors). Services throw `AppError`s; each app has
  * one handler that turns them into the envelope `{error: {code, message, details?, request_id}}`.
  */
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 export const ComponentState = z.enum(['ok', 'error']);
 
-/** `GET /ready` (CONTRACT.md §8). */
+/** `GET /ready` (docs/api.md#health). */
 export const Readiness = z.object({
   status: z.enum(['ok', 'degraded', 'error']),
   database: ComponentState,

@@ -3,9 +3,9 @@ import { User } from './auth';
 import { EscalationTier, ScheduleLayer } from './oncall';
 
 /**
- * The Grafana OnCall import (CONTRACT.md §11): what `POST /api/v1/imports/oncall` and
+ * The Grafana OnCall import (docs/import-oncall.md): what `POST /api/v1/imports/oncall` and
  * `firebreak-import oncall` take and answer, and the body of `POST /api/v1/auth/setup` with which an
- * imported user sets a password (CONTRACT.md §3).
+ * imported user sets a password (docs/api.md#authentication).
  */
 
 // Strict: a misspelt `dry_run` must be refused, not ignored and turned into a real import.
@@ -63,7 +63,7 @@ export const ImportSummary = z.object({
 });
 export type ImportSummary = z.infer<typeof ImportSummary>;
 
-// The records as the API shows them (CONTRACT.md §9) without time stamps. Ids are null where a dry
+// The records as the API shows them (docs/api.md#on-call) without time stamps. Ids are null where a dry
 // run created nothing (references to users that already existed keep theirs).
 export const ImportedUser = User.omit({ created_at: true }).extend({ id: z.uuid().nullable() });
 export type ImportedUser = z.infer<typeof ImportedUser>;

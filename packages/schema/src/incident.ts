@@ -51,7 +51,7 @@ export type AddNoteInput = z.infer<typeof AddNoteInput>;
 
 export const PersonRef = z.object({ id: z.uuid(), name: z.string(), email: z.string() });
 
-/** The incident as the API shows it (CONTRACT.md §5). */
+/** The incident as the API shows it (docs/api.md#incidents). */
 export const Incident = z.object({
   id: z.uuid(),
   number: z.number().int(),
@@ -82,7 +82,7 @@ export const Actor = z.object({
 });
 export type Actor = z.infer<typeof Actor>;
 
-/** Spec §2.3 plus the contract's additions (CONTRACT.md §5). */
+/** The kinds of timeline entry and their data (docs/api.md#timeline). */
 export const timelineEntryTypes = [
   'incident_created',
   'status_changed',

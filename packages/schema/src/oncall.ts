@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Role } from './auth';
 
 /**
- * Users, schedules and escalation policies as the API takes and shows them (CONTRACT.md §9, spec §2.5).
+ * Users, schedules and escalation policies as the API takes and shows them (docs/api.md#on-call).
  * The user object itself is `User` (auth.ts).
  */
 
@@ -30,7 +30,7 @@ export const TimeZone = z
   .max(64)
   .refine(isIanaTimeZone, 'must be an IANA time zone such as "Europe/Berlin" or "UTC"');
 
-// E-mail is the login and the identity the import matches on; stored lowercased (spec §2.5). Local
+// E-mail is the login and the identity the import matches on; stored lowercased. Local
 // names like admin@localhost are allowed, so only the shape is checked.
 const email = z
   .string()

@@ -3,7 +3,7 @@ import { AlertSeverity } from './alert';
 import { IncidentSeverity } from './incident';
 
 /**
- * Routing rules (spec §2.4, CONTRACT.md §6). Every given criterion must match; `{}` matches every
+ * Routing rules (docs/api.md#routing-rules). Every given criterion must match; `{}` matches every
  * alert; a label value `"*"` means "the label is present".
  */
 export const MatchCriteria = z

@@ -2,13 +2,19 @@ import { z } from 'zod';
 
 const secret = z.string().min(16, 'use at least 16 characters').max(512).nullable();
 
-/** `PUT /api/v1/settings/integrations/generic-webhook` (spec §5.2): null removes the secret. */
+/** `PUT /api/v1/settings/integrations/generic-webhook` (docs/api.md#settings): null removes the secret. */
 export const GenericWebhookSettingsInput = z.object({ signing_secret: secret });
 
-/** Alertmanager cannot sign; it can send `Authorization: Bearer <token>` (reference §1.1). */
+/**
+ * Alertmanager cannot sign; it can send `Authorization: Bearer <token>`
+ * (docs/integrations/alert-webhooks.md#alertmanager).
+ */
 export const AlertmanagerSettingsInput = z.object({ bearer_token: secret });
 
-/** Grafana's optional HMAC signing (reference §2.1); the timestamp header only if Grafana sends one. */
+/**
+ * Grafana's optional HMAC signing (docs/integrations/alert-webhooks.md#grafana); the timestamp header
+ * only if Grafana sends one.
+ */
 export const GrafanaSettingsInput = z.object({
   hmac_secret: secret,
   timestamp_header: z

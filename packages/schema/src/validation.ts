@@ -1,7 +1,10 @@
 import type { z } from 'zod';
 import { AppError, type ValidationIssue } from './errors';
 
-/** Renders zod's issue paths the way the contract shows them: `alerts[3].title`. */
+/**
+ * Renders zod's issue paths as error details show them: `alerts[3].title`
+ * (docs/api.md#validation-errors).
+ */
 export function formatIssuePath(path: ReadonlyArray<PropertyKey>): string {
   let out = '';
   for (const part of path) {
