@@ -1,7 +1,7 @@
-// Issue 8, "Done means": the shared Grafana OnCall fixtures, served by the fake OnCall API in small
-// pages under a base path, imported into a database holding preexisting.json, compared with
-// expected.json field by field and read back through the API; dry run, re-run, 429, bad token, and the
-// imported users' setup tokens.
+// The whole import (docs/import-oncall.md), end to end: the shared Grafana OnCall fixtures, served by the
+// fake OnCall API in small pages under a base path, imported into a database holding preexisting.json,
+// compared with expected.json field by field and read back through the API; dry run, re-run, 429, bad token,
+// and the imported users' setup tokens.
 
 // A test app of the routes involved (apps/api/src/oncall-test-app.ts is the pattern).
 import { createApp } from '@firebreak/api';

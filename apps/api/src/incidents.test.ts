@@ -1,11 +1,12 @@
 import { outbox } from '@firebreak/db';
 import {
-  createTestRuntime,
   createTestUser,
+  oneUserPerRole,
+  startTestApp,
   type TestRuntime,
   type TestUser,
 } from '@firebreak/runtime/testing';
-import { bodyOf, type TestClient, testClient } from '@firebreak/testing';
+import { bodyOf, type TestClient } from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app';
 
@@ -16,11 +17,13 @@ let viewer: TestUser;
 let lead: TestUser;
 
 beforeAll(async () => {
-  runtime = await createTestRuntime();
-  api = testClient(createApp({ ctx: runtime.ctx, ready: runtime.ready, config: runtime.config }));
-  member = await createTestUser(runtime, 'member', 'Mia Member');
-  viewer = await createTestUser(runtime, 'viewer');
-  lead = await createTestUser(runtime, 'member', 'Lee Lead');
+  ({
+    runtime,
+    api,
+    users: { member, viewer, lead },
+  } = await startTestApp(createApp, {
+    users: { member: oneUserPerRole.member, viewer: 'viewer', lead: { role: 'member', name: 'Lee Lead' } },
+  }));
 });
 afterAll(() => runtime.cleanup());
 
@@ -46,7 +49,7 @@ async function outboxOf(id: string) {
 }
 
 describe('POST /api/v1/incidents', () => {
-  it('opens a triggered incident with the contract fields, a timeline entry and a queued channel', async () => {
+  it('opens a triggered incident with all its fields, a timeline entry and a queued channel', async () => {
     const incident = await open({ description: 'Payments fail with 502' });
     expect(incident).toMatchObject({
       title: 'Checkout is down',
@@ -166,7 +169,8 @@ describe('status transitions', () => {
         { from: 'triggered', to: 'acknowledged' },
         { from: 'acknowledged', to: 'resolved', mttr_seconds: 2537 },
       ]);
-      // Spec §3.2: after the entry, the resolution is posted and then the channel renamed, in order.
+      // After the entry, the resolution is posted and then the channel renamed, in order
+      // (docs/api.md#state-machine).
       const jobs = await outboxOf(incident.id);
       expect(jobs.map((j) => j.job)).toEqual([
         'chat.open_channel',
@@ -189,7 +193,7 @@ describe('status transitions', () => {
     expect(body.mttr_seconds).toBeGreaterThanOrEqual(0);
   });
 
-  it('refuses moves the spec does not allow with 409, changing nothing', async () => {
+  it('refuses moves the state machine does not allow with 409, changing nothing', async () => {
     const acknowledged = await open({ severity: 'high' });
     await patch(acknowledged.id, { status: 'acknowledged' });
     const back = await patch(acknowledged.id, { status: 'triggered', severity: 'low' });

@@ -1,4 +1,4 @@
-// The incident API alone (split deployment): CONTRACT.md §1, default port 8082.
+// The incident API alone (split deployment), default port 8082 (docs/api.md#processes).
 import { resolve } from 'node:path';
 import { runApp } from '@firebreak/runtime';
 import { createApp } from './app';

@@ -1,8 +1,8 @@
-import { createTestRuntime, type TestRuntime } from '@firebreak/runtime/testing';
+import { startTestApp, type TestRuntime } from '@firebreak/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app';
 
-// CONTRACT.md §3: every /api/v1 path except these needs a token.
+// Every /api/v1 path except these needs a token (docs/api.md#authentication).
 const publicRoutes = new Set([
   'POST /api/v1/auth/login',
   'POST /api/v1/auth/setup',
@@ -12,14 +12,14 @@ const publicRoutes = new Set([
 ]);
 
 let runtime: TestRuntime;
+let app: ReturnType<typeof createApp>;
 beforeAll(async () => {
-  runtime = await createTestRuntime();
+  ({ runtime, app } = await startTestApp(createApp));
 });
 afterAll(() => runtime.cleanup());
 
 describe('route guard', () => {
   it('answers 401 on every non-public /api/v1 route when no token is sent', async () => {
-    const app = createApp({ ctx: runtime.ctx, ready: runtime.ready, config: runtime.config });
     const routes = app.routes.filter((r) => r.method !== 'ALL' && r.path.startsWith('/api/v1/'));
     const guarded = routes.filter((r) => !publicRoutes.has(`${r.method} ${r.path}`));
     expect(guarded.length).toBeGreaterThan(3);

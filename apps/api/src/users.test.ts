@@ -1,12 +1,13 @@
 import { schedules, users } from '@firebreak/db';
 import {
-  createTestRuntime,
   createTestUser,
+  oneUserPerRole,
+  startTestApp,
   type TestRuntime,
   type TestUser,
 } from '@firebreak/runtime/testing';
 import { authenticate, login, updateUser } from '@firebreak/services';
-import { bodyOf, type TestClient, testClient } from '@firebreak/testing';
+import { bodyOf, type TestClient } from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app';
 
@@ -17,11 +18,11 @@ let member: TestUser;
 let viewer: TestUser;
 
 beforeAll(async () => {
-  runtime = await createTestRuntime();
-  api = testClient(createApp({ ctx: runtime.ctx, ready: runtime.ready, config: runtime.config }));
-  admin = await createTestUser(runtime, 'admin', 'Ada Admin');
-  member = await createTestUser(runtime, 'member', 'Mia Member');
-  viewer = await createTestUser(runtime, 'viewer', 'Vic Viewer');
+  ({
+    runtime,
+    api,
+    users: { admin, member, viewer },
+  } = await startTestApp(createApp, { users: oneUserPerRole }));
 });
 afterAll(() => runtime.cleanup());
 
@@ -40,7 +41,7 @@ async function newUser(overrides: Record<string, unknown> = {}) {
 }
 
 describe('POST /api/v1/users', () => {
-  it('creates a local user with the contract fields, e-mail lowercased, no password hash shown', async () => {
+  it('creates a local user with all its fields, e-mail lowercased, no password hash shown', async () => {
     const res = await create({
       email: '  Grace.Hopper@Example.COM ',
       name: 'Grace Hopper',
@@ -195,11 +196,8 @@ describe('PATCH /api/v1/users/{id}', () => {
 
 describe('the last active admin', () => {
   it('cannot be demoted, deactivated or deleted; once there is another admin, can', async () => {
-    const runtime2 = await createTestRuntime();
+    const { runtime: runtime2, api: api2 } = await startTestApp(createApp);
     try {
-      const api2 = testClient(
-        createApp({ ctx: runtime2.ctx, ready: runtime2.ready, config: runtime2.config }),
-      );
       const only = await createTestUser(runtime2, 'admin');
       for (const body of [{ role: 'member' }, { active: false }]) {
         const res = await api2('PATCH', `/api/v1/users/${only.id}`, { token: only.token, body });

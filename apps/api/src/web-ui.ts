@@ -4,7 +4,7 @@ import type { AppEnv } from '@firebreak/http';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Context, Hono } from 'hono';
 
-/** Paths that belong to the service, never to the UI: unknown ones stay a JSON 404 (CONTRACT.md §4). */
+/** Paths that belong to the service, never to the UI: unknown ones stay a JSON 404 (docs/api.md#errors). */
 function isServicePath(path: string): boolean {
   return (
     path === '/api' ||

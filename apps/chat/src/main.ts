@@ -1,4 +1,4 @@
-// The chat app alone (split deployment): CONTRACT.md §1, default port 8083.
+// The chat app alone (split deployment), default port 8083 (docs/api.md#processes).
 import { runApp } from '@firebreak/runtime';
 import { createApp, startChatWorker } from './app';
 

@@ -9,7 +9,7 @@ import { renderOnCallReport } from './oncall-report';
 import { createProgressLine } from './progress';
 
 /**
- * `firebreak-import oncall --url <u> --token <t> [--dry-run] [--json]` (CONTRACT.md §11): the same
+ * `firebreak-import oncall --url <u> --token <t> [--dry-run] [--json]` (docs/import-oncall.md): the same
  * service as `POST /api/v1/imports/oncall`, run against the database in `DATABASE_URL`. Exit codes: 0
  * done (a dry run included), 1 the import failed, 2 the command line or the environment was wrong.
  */

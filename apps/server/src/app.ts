@@ -5,7 +5,7 @@ import { addHealthRoutes, createBaseApp, type HttpApp } from '@firebreak/http';
 import { addIngestRoutes } from '@firebreak/ingest';
 
 /**
- * Every route of every app on one Hono app (the embedded default, CONTRACT.md §1). Each app adds its
+ * Every route of every app on one Hono app (the embedded default, docs/api.md#processes). Each app adds its
  * own routes through the same function it uses when it runs alone, so both shapes serve the same API;
  * each also describes them in this app's OpenAPI registry, so `/api/v1/openapi.json` here covers all.
  */

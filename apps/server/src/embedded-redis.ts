@@ -13,9 +13,9 @@ export interface StoreChoice {
 }
 
 /**
- * The key-value store for `pnpm start` (CONTRACT.md §1): REDIS_URL or Sentinel when configured;
+ * The key-value store for `pnpm start` (docs/architecture.md#shape): REDIS_URL or Sentinel when configured;
  * else whatever answers at the default address; else a `redis-server` of our own with append-only
- * persistence under `<DATA_DIR>/redis` (the queue must survive restarts, spec §8); else none: start
+ * persistence under `<DATA_DIR>/redis` (the queue must survive restarts); else none: start
  * anyway, degraded, exactly as during a store outage, and say so once.
  */
 export async function chooseStore(

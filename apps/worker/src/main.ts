@@ -1,4 +1,4 @@
-// The worker alone (split deployment): CONTRACT.md §1, `/health` and `/ready` on port 8084.
+// The worker alone (split deployment): `/health` and `/ready` on port 8084 (docs/api.md#processes).
 import { runApp } from '@firebreak/runtime';
 import { createApp } from './app';
 import { startWorker } from './worker';

@@ -1,5 +1,5 @@
 /**
- * Names a database failure the way spec §7 and the runbooks (docs/runbooks/) do, so the log line an
+ * Names a database failure the way the runbooks (docs/runbooks/) do, so the log line an
  * operator sees leads straight to the page that explains it. The server's own message is kept.
  */
 export interface DatabaseFailure {

@@ -1,6 +1,6 @@
 /**
  * Tells whether an error means "PostgreSQL cannot be reached or will not serve us" (as opposed to a
- * bad query). Such errors become 500 `database_unavailable` (CONTRACT.md §4, spec §7).
+ * bad query). Such errors become 500 `database_unavailable` (docs/api.md#errors).
  */
 
 // Socket errors from Node and the connection errors postgres.js raises itself.

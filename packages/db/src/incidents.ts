@@ -52,7 +52,7 @@ export async function insertIncident(sql: Queryable, incident: InsertIncident): 
   return row!;
 }
 
-/** `ref` is the UUID or the sequential number (CONTRACT.md: `{id}` accepts either). */
+/** `ref` is the UUID or the sequential number (docs/api.md#ids). */
 export type IncidentRef = { id: string } | { number: number };
 
 function refCondition(sql: Queryable, ref: IncidentRef) {

@@ -12,7 +12,7 @@ export interface RoutingRuleRow {
   updated_at: Date;
 }
 
-/** All rules in evaluation order: ascending priority, ties oldest first (CONTRACT.md §6). */
+/** All rules in evaluation order: ascending priority, ties oldest first (docs/api.md#routing-rules). */
 export async function listRoutingRules(sql: Queryable, options: { enabledOnly?: boolean } = {}) {
   return sql<RoutingRuleRow[]>`
     select * from routing_rules

@@ -3,7 +3,7 @@ import type { Queryable } from './client';
 import type { UserRow } from './users';
 
 /**
- * Managing users (CONTRACT.md §9): listing, changing and deleting them, and finding the users a
+ * Managing users (docs/api.md#on-call): listing, changing and deleting them, and finding the users a
  * schedule or an escalation tier names. Beside `users.ts` (what sign-in needs) rather than in it only
  * because that file had another owner when this was written; both are the users aggregate.
  */

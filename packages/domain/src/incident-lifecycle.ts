@@ -1,7 +1,7 @@
 import type { IncidentStatus } from '@firebreak/schema';
 
 /**
- * The incident state machine (spec §3.1, CONTRACT.md §5): triggered → acknowledged → resolved, and
+ * The incident state machine (docs/api.md#state-machine): triggered → acknowledged → resolved, and
  * triggered → resolved directly (bulk resolution). Nothing leaves `resolved`; there is no way back.
  */
 const allowedMoves: Record<IncidentStatus, readonly IncidentStatus[]> = {
@@ -21,7 +21,7 @@ export function planStatusChange(from: IncidentStatus, to: IncidentStatus): Stat
   return allowedMoves[from].includes(to) ? { kind: 'move', from, to } : { kind: 'invalid', from, to };
 }
 
-/** MTTR in whole seconds (CONTRACT.md §5: resolved_at − created_at), never negative. */
+/** MTTR in whole seconds (resolved_at − created_at), never negative. */
 export function mttrSeconds(createdAt: Date, resolvedAt: Date): number {
   return Math.max(0, Math.floor((resolvedAt.getTime() - createdAt.getTime()) / 1000));
 }

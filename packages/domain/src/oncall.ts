@@ -2,7 +2,7 @@ import type { IANAZone } from 'luxon';
 import { instantOfWall, timeZone, wallOf } from './wall-clock';
 
 /**
- * Who is on call in a schedule (CONTRACT.md §9). A layer's participants take turns of
+ * Who is on call in a schedule (docs/api.md#on-call). A layer's participants take turns of
  * `shift_duration_seconds` from `rotation_start`, in list order, round and round. Where layers overlap,
  * the highest `order_index` with someone on call wins; a layer has nobody before its `rotation_start`
  * or without participants. Pure: the instant is a parameter.

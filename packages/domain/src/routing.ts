@@ -12,7 +12,7 @@ export interface RuleLike {
   actions: RuleActions;
 }
 
-/** Every criterion given must match (CONTRACT.md §6); `"*"` as a label value means "present". */
+/** Every criterion given must match (docs/api.md#routing-rules); `"*"` as a label value means "present". */
 export function criteriaMatch(criteria: MatchCriteria, alert: RoutableAlert): boolean {
   if (criteria.source !== undefined) {
     const sources = Array.isArray(criteria.source) ? criteria.source : [criteria.source];
@@ -42,7 +42,7 @@ export function byEvaluationOrder(
   return a.priority - b.priority || a.created_at.getTime() - b.created_at.getTime();
 }
 
-/** CONTRACT.md §6: critical→critical, warning→high, info→low, unless the rule sets a severity. */
+/** critical→critical, warning→high, info→low, unless the rule sets a severity (docs/api.md#alerts). */
 export function incidentSeverityFor(alert: AlertSeverity, override?: IncidentSeverity): IncidentSeverity {
   if (override) return override;
   return alert === 'critical' ? 'critical' : alert === 'warning' ? 'high' : 'low';

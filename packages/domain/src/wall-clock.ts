@@ -58,7 +58,8 @@ const hasOffset = /(?:Z|[+-]\d\d(?::?\d\d)?)$/i;
 /**
  * Reads an ISO 8601 date-time. One with an offset (or `Z`) is that instant; one without is wall-clock
  * time in `zoneName`, with the same rule for skipped and repeated times as `instantOfWall`. The import
- * stores Grafana OnCall's offset-less rotation starts this way too (CONTRACT.md §11).
+ * stores Grafana OnCall's offset-less rotation starts this way too
+ * (docs/integrations/grafana-oncall.md#on_call_shifts).
  */
 export function parseZonedDateTime(text: string, zoneName: string): Date {
   if (hasOffset.test(text)) {

@@ -1,5 +1,5 @@
 /**
- * The API proper: `/api/v1/*` except webhooks and chat (CONTRACT.md §1). In the embedded server every
+ * The API proper: `/api/v1/*` except webhooks and chat (docs/api.md#processes). In the embedded server every
  * app shares one router, so middleware meant for the API checks this instead of trusting its mount path.
  */
 export function isApiPath(path: string): boolean {

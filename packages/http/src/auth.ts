@@ -21,7 +21,7 @@ export type RequireRole = (role: Role) => MiddlewareHandler<AppEnv>;
 
 /**
  * `requireRole('member')` on a route: 401 without a valid token, 403 when the role is too low
- * (CONTRACT.md §3). Every protected route names its role explicitly, so a route without a guard is
+ * (docs/api.md#roles). Every protected route names its role explicitly, so a route without a guard is
  * visible in review, and the route-table test catches one that slipped through.
  */
 export function createRequireRole(ctx: ServiceContext): RequireRole {

@@ -21,9 +21,9 @@ export interface BaseAppDeps {
 
 export function createBaseApp({ logger, metrics, failures }: BaseAppDeps): HttpApp {
   const app = new OpenAPIHono<AppEnv>({
-    // Routes are added with `createOperations`, which validates through the contract's own readers;
-    // should one use the library's `app.openapi` instead, a failed check still answers the contract's
-    // `validation_failed` envelope rather than the library's own 400.
+    // Routes are added with `createOperations`, which validates through this package's own readers;
+    // should one use the library's `app.openapi` instead, a failed check still answers the API's
+    // `validation_failed` envelope (docs/api.md#validation-errors) rather than the library's own 400.
     defaultHook: (result) => {
       if (!result.success) {
         throw new AppError(

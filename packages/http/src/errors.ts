@@ -6,7 +6,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from './env';
 
-/** Maps anything thrown by a route to the contract's error envelope (CONTRACT.md §4). */
+/** Maps anything thrown by a route to the API's error envelope (docs/api.md#errors). */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   if (isDatabaseUnavailable(error)) {

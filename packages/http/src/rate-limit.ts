@@ -20,10 +20,11 @@ export interface RateLimitOptions {
 }
 
 /**
- * `RATE_LIMIT_REQUESTS_PER_MINUTE` per API key, session or client address on the API (CONTRACT.md §8),
- * counted in Redis so that every replica shares the budget. While Redis is unreachable the limiter
- * falls back to counting in this process (rate-limiter-flexible's insurance limiter): the API keeps
- * working and stays limited. Webhooks, chat and health are never limited (senders do not retry 429).
+ * `RATE_LIMIT_REQUESTS_PER_MINUTE` per API key, session or client address on the API
+ * (docs/api.md#rate-limiting), counted in Redis so that every replica shares the budget. While Redis is
+ * unreachable the limiter falls back to counting in this process (rate-limiter-flexible's insurance
+ * limiter): the API keeps working and stays limited. Webhooks, chat and health are never limited (senders
+ * do not retry 429).
  */
 export function createRateLimit(options: RateLimitOptions): MiddlewareHandler<AppEnv> {
   const perProcess = new RateLimiterMemory({ points: options.requestsPerMinute, duration: 60 });

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 
 /**
- * Names a store failure the way spec §7 and the runbooks (docs/runbooks/) do. The store's own message
+ * Names a store failure the way the runbooks (docs/runbooks/) do. The store's own message
  * is kept in the line.
  */
 export interface RedisFailure {

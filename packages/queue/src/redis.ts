@@ -25,7 +25,7 @@ export interface RedisConfig {
 export type RedisRole = 'command' | 'blocking';
 
 // Reconnect forever, backing off to one attempt every 2 s: the store coming back must be noticed
-// within seconds (spec §8: failover takes 10–30 s), and a dead store must not be hammered.
+// within seconds (a Sentinel failover takes 10–30 s), and a dead store must not be hammered.
 const retryStrategy = (attempt: number) => Math.min(attempt * 200, 2000);
 
 export function redisOptions(config: RedisConfig, role: RedisRole): RedisOptions {
@@ -54,9 +54,9 @@ export function redisOptions(config: RedisConfig, role: RedisRole): RedisOptions
 
 /**
  * Creates a client and starts connecting in the background. Never throws for an unreachable store:
- * the service starts and serves without it (spec §1), and reconnects when it returns. Its failures
- * and recovery go to `failures` (logged once per change of state), else, for a bare client, to
- * `logger` once per outage.
+ * the service starts and serves without it (docs/architecture.md#degraded-operation), and reconnects when it
+ * returns. Its failures and recovery go to `failures` (logged once per change of state), else, for a bare
+ * client, to `logger` once per outage.
  */
 export function createRedis(config: RedisConfig, role: RedisRole, report?: Logger | FailureLog): Redis {
   const options = redisOptions(config, role);

@@ -52,9 +52,9 @@ function contextText(incident: Incident, publicUrl: string): string {
 }
 
 /**
- * The incident card (slack-contract.md §11), rendered from the incident as it is now; `chat.update`
- * replaces it wholesale when the state changes. Acknowledge is offered while triggered, Make me Lead
- * and Resolve until resolved; a resolved card has no buttons.
+ * The incident card (docs/integrations/slack.md#card), rendered from the incident as it is now; `chat.update`
+ * replaces it wholesale when the state changes. Acknowledge is offered while triggered, Make me Lead and
+ * Resolve until resolved; a resolved card has no buttons.
  */
 export function renderCard(incident: Incident, publicUrl: string): ChatMessage {
   const resolved = incident.status === 'resolved';
@@ -119,7 +119,10 @@ export function channelPurpose(incident: Incident, publicUrl: string): string {
   return truncate(`${shortened}${url}`, TOPIC_MAX_LENGTH);
 }
 
-/** The resolved channel's topic starts with the literal the rename asked for (CONTRACT.md §7). */
+/**
+ * The resolved channel's topic starts with the literal the rename asked for
+ * (docs/integrations/slack.md#rename).
+ */
 export function resolvedTopic(literal: string, incident: Incident): string {
   const head = `${literal} · `;
   return `${head}${truncate(incident.title, TOPIC_MAX_LENGTH - head.length)}`;

@@ -8,7 +8,9 @@ import type { ChatJob } from './job';
 /** Block Kit blocks as the Web API types them; ours are built as plain objects (card.ts). */
 export type Blocks = NonNullable<Extract<ChatUpdateArguments, { blocks: unknown }>['blocks']>;
 
-/** Slack "generally allows posting one message per second per channel" (slack-contract.md §6). */
+/**
+ * Slack "generally allows posting one message per second per channel" (docs/integrations/slack.md#posting).
+ */
 const POST_INTERVAL_MS = 1000;
 /** Waits up to this long are slept; longer ones re-schedule the job (ChannelPacingError). */
 const MAX_PACING_SLEEP_MS = 100;

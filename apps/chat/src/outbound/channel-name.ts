@@ -1,8 +1,8 @@
 /**
- * Incident channel names (CONTRACT.md §7): `inc-<number>-<slug>`, lowercase `[a-z0-9-]`, at most 80
- * characters, the same rules Slack applies ("lowercase letters, numbers, hyphens, and underscores, and
- * must be 80 characters or less"). Long titles shorten the slug, never the `inc-<number>` prefix, so the
- * channel stays findable by number.
+ * Incident channel names (docs/integrations/slack.md#channel-names): `inc-<number>-<slug>`, lowercase
+ * `[a-z0-9-]`, at most 80 characters, the same rules Slack applies ("lowercase letters, numbers, hyphens, and
+ * underscores, and must be 80 characters or less"). Long titles shorten the slug, never the `inc-<number>`
+ * prefix, so the channel stays findable by number.
  */
 export const CHANNEL_NAME_MAX_LENGTH = 80;
 
@@ -34,14 +34,14 @@ export function incidentChannelName(number: number, title: string, attempt = 1):
   return fitName(`inc-${number}-`, slugify(title), suffixOf(attempt));
 }
 
-/** What the contract asks the channel to be renamed to on resolution; no Slack channel can have it. */
+/** The name asked for on resolution (docs/integrations/slack.md#rename); no Slack channel can have it. */
 export function resolvedLiteral(channelName: string): string {
   return `[RESOLVED] #${channelName}`;
 }
 
 /**
- * The closest valid name to the literal (slack-contract.md §10): `resolved-inc-<number>-<slug>`, the
- * slug shortened so that the whole stays within 80 characters.
+ * The closest valid name to the literal (docs/integrations/slack.md#rename): `resolved-inc-<number>-<slug>`,
+ * the slug shortened so that the whole stays within 80 characters.
  */
 export function resolvedChannelName(channelName: string, attempt = 1): string {
   const match = /^(inc-\d+-?)(.*)$/.exec(channelName);

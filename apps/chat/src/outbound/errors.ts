@@ -12,10 +12,13 @@ export type ChatOperation =
   | 'rename_channel'
   | 'direct_message';
 
-/** Setting a channel up counts as creating it; everything after as posting (spec §7 log lines). */
+/** Setting a channel up counts as creating it; everything after as posting (the log lines below). */
 const CREATION: ReadonlySet<ChatOperation> = new Set(['create_channel', 'setup_channel']);
 
-/** The exact log line of the spec (§7), e.g. `slack: post message failed: not_in_channel`. */
+/**
+ * The exact log line (docs/integrations/slack.md#failures), e.g.
+ * `slack: post message failed: not_in_channel`.
+ */
 export function failureLine(operation: ChatOperation, code: string): string {
   return CREATION.has(operation)
     ? `slack: channel creation failed: ${code}`
@@ -33,7 +36,7 @@ export type ChatProblem =
   | { kind: 'refused'; code: string };
 
 // `rate_limited` and `message_limit_exceeded` come as `ok: false` bodies (chat.postMessage's own
-// limits); Grafana OnCall treats them as rate limits too (slack-contract.md §6).
+// limits); Grafana OnCall treats them as rate limits too (docs/integrations/slack.md#failures).
 const RATE_LIMIT_CODES = new Set(['ratelimited', 'rate_limited', 'message_limit_exceeded']);
 const TRANSIENT_CODES = new Set(['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout']);
 const DEFAULT_RETRY_AFTER_S = 5;

@@ -17,9 +17,9 @@ interface Target {
 }
 
 /**
- * `chat.escalation_notice` (CONTRACT.md §9): a direct message to each target with a chat id, then the
- * mention in the channel (posted in `seq` order with the rest of the timeline). Paging comes first and
- * does not wait for the channel: a channel still being opened, or one that never will be, must not
+ * `chat.escalation_notice` (docs/integrations/slack.md#posting): a direct message to each target with a chat
+ * id, then the mention in the channel (posted in `seq` order with the rest of the timeline). Paging comes
+ * first and does not wait for the channel: a channel still being opened, or one that never will be, must not
  * delay or prevent a page. Each direct message is recorded, so a retry pages nobody twice.
  */
 export async function sendEscalationNotice(jc: ChatJob, entryId: string): Promise<void> {

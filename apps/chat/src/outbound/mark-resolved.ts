@@ -13,11 +13,11 @@ import { flushChannel } from './flush';
 import type { ChatJob } from './job';
 
 /**
- * `chat.mark_resolved` (CONTRACT.md §7, spec §3.2): after the resolution was posted (posted here first
- * if its own job has not run yet), rename the channel. First the literal `[RESOLVED] #inc-…` the spec
- * asks for; a chat service that refuses its characters (Slack always does: `invalid_name_specials`)
- * gets `resolved-inc-<number>-<slug>` and a topic that starts with the literal. Renaming twice is
- * avoided by comparing with the name the channel was created with.
+ * `chat.mark_resolved` (docs/integrations/slack.md#rename): after the resolution was posted (posted here
+ * first if its own job has not run yet), rename the channel. First the literal `[RESOLVED] #inc-…` itself; a
+ * chat service that refuses its characters (Slack always does: `invalid_name_specials`) gets
+ * `resolved-inc-<number>-<slug>` and a topic that starts with the literal. Renaming twice is avoided by
+ * comparing with the name the channel was created with.
  */
 export async function markResolved(jc: ChatJob): Promise<void> {
   const flushed = await flushChannel(jc, null);

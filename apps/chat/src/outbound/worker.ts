@@ -30,7 +30,7 @@ export interface RunningChatWorker {
 
 /**
  * The consumer of the `chat` queue: opens incident channels, posts the timeline, renames resolved
- * channels, pages people (CONTRACT.md §7, §9). Without a bot token chat is off: jobs complete at once
+ * channels, pages people (docs/integrations/slack.md). Without a bot token chat is off: jobs complete at once
  * and do nothing, so the queue does not grow while chat is not configured.
  */
 export function startChatWorker(ctx: ServiceContext, options: ChatWorkerOptions): RunningChatWorker {

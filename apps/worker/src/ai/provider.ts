@@ -53,7 +53,7 @@ export function createAiProvider(ai: Config['ai']): AiProvider | undefined {
       baseURL: ai.baseUrl ?? 'https://api.anthropic.com',
       maxRetries: SDK_RETRIES,
       timeout: TIMEOUT_MS,
-      // The Messages API as documented (reference §2): the key in `x-api-key` and a pinned API
+      // The Messages API as documented (docs/ai.md#anthropic): the key in `x-api-key` and a pinned API
       // version. This SDK release would otherwise send the key as a Bearer token and its own date.
       defaultHeaders: {
         'x-api-key': ai.apiKey ?? '',

@@ -1,25 +1,26 @@
 import type { ImportIntegration, OnCallIntegrationItem } from '@firebreak/schema';
+import { webhookIntegrations } from '../alert-sources/webhook-integrations';
 
 /**
- * Integrations → the webhook of this service to point each sender at (spec §4.6, CONTRACT.md §11).
- * No record is created. OnCall strips `legacy_` from types on output; it is stripped here too in case
- * an older server does not.
+ * OnCall integrations → the webhook of this service to point each sender at; the import creates no
+ * record for them. A type with no webhook of its own goes to the generic one. OnCall strips `legacy_`
+ * from types on output; it is stripped here too in case an older server does not.
  */
+const { generic, alertmanager, grafana, cloudwatch } = webhookIntegrations;
 
 const paths = new Map<string, string | null>(
   Object.entries({
-    alertmanager: '/api/v1/webhooks/metrics-alertmanager',
-    grafana: '/api/v1/webhooks/dashboard-alerting',
-    grafana_alerting: '/api/v1/webhooks/dashboard-alerting',
-    // CloudWatch alarms reach OnCall through SNS; there is no `cloudwatch` type, but the spec names one.
-    amazon_sns: '/api/v1/webhooks/cloud-monitor',
-    cloudwatch: '/api/v1/webhooks/cloud-monitor',
+    alertmanager: alertmanager.path,
+    grafana: grafana.path,
+    grafana_alerting: grafana.path,
+    // CloudWatch alarms reach OnCall through SNS. OnCall has no `cloudwatch` type; the name is
+    // mapped anyway so that such an integration is not sent to the generic webhook.
+    amazon_sns: cloudwatch.path,
+    cloudwatch: cloudwatch.path,
     // This service has no inbound e-mail receiver.
     inbound_email: null,
   }),
 );
-
-export const GENERIC_WEBHOOK_PATH = '/api/v1/webhooks/generic';
 
 export function webhookPathFor(type: string): string | null {
   const key = type
@@ -27,7 +28,7 @@ export function webhookPathFor(type: string): string | null {
     .toLowerCase()
     .replace(/^legacy_/, '');
   const path = paths.get(key);
-  return path === undefined ? GENERIC_WEBHOOK_PATH : path;
+  return path === undefined ? generic.path : path;
 }
 
 export function planIntegrations(integrations: readonly OnCallIntegrationItem[]): ImportIntegration[] {

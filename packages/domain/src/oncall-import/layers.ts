@@ -4,7 +4,7 @@ import type { PlannedLayer, PlannedPerson } from './types';
 import type { People } from './users';
 
 /**
- * One OnCall shift → one layer (spec §4.6 "Shifts to layers", CONTRACT.md §11). The layer's place
+ * One OnCall shift → one layer (docs/import-oncall.md#what-is-imported-and-how). The layer's place
  * (`order_index`) depends on the other shifts, so the schedule assigns it; this returns the `level`.
  */
 
@@ -74,7 +74,7 @@ export function approximations(shift: OnCallShiftItem): string[] {
   return notes;
 }
 
-/** Resolved through the user map; an id it lacks stays as the participant's name (spec §4.6). */
+/** Resolved through the user map; an id it lacks stays as the participant's name. */
 export function resolveParticipants(
   ids: readonly string[],
   people: People,

@@ -6,9 +6,10 @@ import type { ExistingRecords, ImportPlan } from './types';
 import { planUsers } from './users';
 
 /**
- * The whole mapping of a Grafana OnCall organisation onto this service (spec §4.6, CONTRACT.md §11),
- * given what already exists here. Pure: a dry run and a real import compute the same plan, and only
- * the real one writes it. `now` decides which rotations have already ended.
+ * The whole mapping of a Grafana OnCall organisation onto this service
+ * (docs/import-oncall.md#what-is-imported-and-how), given what already exists here. Pure: a dry run and a
+ * real import compute the same plan, and only the real one writes it. `now` decides which rotations have
+ * already ended.
  */
 export function planOnCallImport(source: OnCallSource, existing: ExistingRecords, now: Date): ImportPlan {
   const users = planUsers(source.users, existing);

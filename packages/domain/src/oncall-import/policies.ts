@@ -3,9 +3,9 @@ import { type StepContext, stepsToTiers } from './tiers';
 import type { ExistingRecords, Findings, PlannedPolicy } from './types';
 
 /**
- * Escalation chains → policies (spec §4.6, CONTRACT.md §11): a name clash is a conflict, the
- * description says where the policy came from, policies start enabled. Linking a policy to routing
- * rules stays a manual step.
+ * Escalation chains → policies (docs/import-oncall.md#what-is-imported-and-how): a name clash is a conflict,
+ * the description says where the policy came from, policies start enabled. Linking a policy to routing rules
+ * stays a manual step.
  */
 
 export const IMPORTED_POLICY_DESCRIPTION = 'Imported from Grafana OnCall';

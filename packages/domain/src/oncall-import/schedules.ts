@@ -4,8 +4,8 @@ import type { ExistingRecords, Findings, PlannedLayer, PlannedSchedule } from '.
 import type { People } from './users';
 
 /**
- * Schedules (spec §4.6, CONTRACT.md §11): iCal feeds skipped with a warning, name clashes skipped as
- * conflicts, each other shift of the schedule one layer, ranked by `level`.
+ * Schedules (docs/import-oncall.md#what-is-imported-and-how): iCal feeds skipped with a warning, name clashes
+ * skipped as conflicts, each other shift of the schedule one layer, ranked by `level`.
  */
 
 export interface SchedulePlan extends Findings {

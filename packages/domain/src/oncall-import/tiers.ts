@@ -3,9 +3,9 @@ import type { PlannedPerson, PlannedTier } from './types';
 import type { People } from './users';
 
 /**
- * Escalation steps → tiers (spec §4.6, CONTRACT.md §11). Steps that notify people or a schedule become
- * tiers; `wait` steps become the timeout of the tier before them; every other step is skipped with a
- * warning, since this service has no equivalent for it.
+ * Escalation steps → tiers (docs/import-oncall.md#what-is-imported-and-how). Steps that notify people or a
+ * schedule become tiers; `wait` steps become the timeout of the tier before them; every other step is skipped
+ * with a warning, since this service has no equivalent for it.
  */
 
 export const DEFAULT_TIMEOUT_SECONDS = 300;

@@ -10,8 +10,8 @@ import type {
 
 /**
  * The import's plan: what to create from a Grafana OnCall organisation, and the answer's conflicts and
- * warnings (CONTRACT.md §11). People are referred to by e-mail, since the users they mean may only be
- * created when the plan is carried out; the service turns e-mails into ids.
+ * warnings (docs/import-oncall.md#the-answer). People are referred to by e-mail, since the users they mean
+ * may only be created when the plan is carried out; the service turns e-mails into ids.
  */
 
 /** What already exists in this service, as far as the import's rules ask. */

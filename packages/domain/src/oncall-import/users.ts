@@ -2,9 +2,9 @@ import type { OnCallUserItem, Role } from '@firebreak/schema';
 import type { ExistingRecords, Findings, PlannedPerson, PlannedUser } from './types';
 
 /**
- * Users (spec §4.6, CONTRACT.md §11): e-mail lowercased and required, name falling back to the login,
- * roles mapped, existing users never overwritten. Also builds the directory through which shifts and
- * escalation steps turn OnCall user ids into people.
+ * Users (docs/import-oncall.md#what-is-imported-and-how): e-mail lowercased and required, name falling back
+ * to the login, roles mapped, existing users never overwritten. Also builds the directory through which
+ * shifts and escalation steps turn OnCall user ids into people.
  */
 
 const roles: Record<string, Role> = { admin: 'admin', user: 'member', editor: 'member', viewer: 'viewer' };

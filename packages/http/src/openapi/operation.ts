@@ -77,8 +77,9 @@ export interface Operations {
 
 /**
  * The registrar of the API's validated operations. The library's own validators are not used: they
- * answer a malformed body and a wrong content type differently from the contract, and skip the depth
- * and NUL checks of `readJson`; the same schemas go through the functions every route used before.
+ * answer a malformed body and a wrong content type differently from the API's rules
+ * (docs/api.md#requests), and skip the depth and NUL checks of `readJson`; the same schemas go through the
+ * functions every route used before.
  */
 export function createOperations(app: HttpApp, requireRole: RequireRole): Operations {
   return {

@@ -10,7 +10,7 @@ import type { ServiceContext } from '../context';
 import { incidentNotFound } from '../incidents/ref';
 
 /**
- * The AI features (CONTRACT.md §10) as requests: a row that says pending/done/failed, and an outbox
+ * The AI features (docs/ai.md#requests) as requests: a row that says pending/done/failed, and an outbox
  * row that wakes the worker (the only process that talks to the AI provider). The API answers 202 at
  * once; the result lands as a timeline entry, a stored digest or a stored draft.
  */

@@ -1,4 +1,4 @@
-/** The webhook answer (CONTRACT.md §6). */
+/** The webhook answer (docs/integrations/alert-webhooks.md#answers). */
 export interface IntakeResult {
   received: number;
   created: number;

@@ -35,8 +35,8 @@ export async function linkAlert(
 }
 
 /**
- * Spec §3.3: when every alert linked to an incident is resolved, the incident is flagged (not
- * resolved): `all_alerts_resolved`, an `alerts_all_resolved` entry, and a notice in the channel.
+ * When every alert linked to an incident is resolved, the incident is flagged (not resolved):
+ * `all_alerts_resolved`, an `alerts_all_resolved` entry, and a notice in the channel (docs/api.md#incidents).
  */
 export async function flagIfAllAlertsResolved(tx: Queryable, incidentId: string, at: Date): Promise<void> {
   // Lock first, count after: two requests resolving the incident's last two alerts at once then queue

@@ -16,10 +16,10 @@ export type RoutingOutcome =
 const INCIDENT_TITLE_MAX = 500;
 
 /**
- * Routes a firing alert (CONTRACT.md §6): the first enabled rule that matches decides. No match: the
- * alert is stored and nothing else happens. `suppress`: stored, marked suppressed. `create_incident`:
- * linked to an open incident of the same group within the window when the rule groups, else linked
- * to a new incident (title and mapped severity from the alert).
+ * Routes a firing alert (docs/api.md#routing-rules): the first enabled rule that matches decides. No match:
+ * the alert is stored and nothing else happens. `suppress`: stored, marked suppressed. `create_incident`:
+ * linked to an open incident of the same group within the window when the rule groups, else linked to a new
+ * incident (title and mapped severity from the alert).
  */
 export async function routeAlert(
   tx: Queryable,

@@ -12,7 +12,7 @@ const DEFAULT_ADMIN_EMAIL = 'admin@localhost';
 
 /**
  * On the first start (no users at all) creates the first admin: from BOOTSTRAP_ADMIN_* when set,
- * otherwise `admin@localhost` with a random password (CONTRACT.md §3). No open sign-up exists, so
+ * otherwise `admin@localhost` with a random password (docs/api.md#authentication). No open sign-up exists, so
  * this is the only way into a new installation. Returns undefined when users already exist.
  */
 export async function bootstrapAdmin(

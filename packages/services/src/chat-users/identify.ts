@@ -29,10 +29,10 @@ export interface ChatIdentity {
 }
 
 /**
- * CONTRACT.md §7: a chat user is the user with their chat id; else the user with their profile's
- * e-mail (which then gets the chat id); else a new `member` with `auth_source` chat and no password.
- * When the chat service cannot be asked, the command still runs under the chat name alone: an outage
- * of the chat API must not stop someone from acknowledging an incident.
+ * A chat user (docs/integrations/slack.md#users) is the user with their chat id; else the user with their
+ * profile's e-mail (which then gets the chat id); else a new `member` with `auth_source` chat and no
+ * password. When the chat service cannot be asked, the command still runs under the chat name alone: an
+ * outage of the chat API must not stop someone from acknowledging an incident.
  */
 export async function identifyChatUser(
   ctx: ServiceContext,

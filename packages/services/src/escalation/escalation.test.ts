@@ -9,7 +9,7 @@ import { setDefaultEscalationPolicy } from '../settings/default-policy';
 import { createTestContext, type TestContext } from '../testing/context';
 import { runDueEscalations, runEscalation } from './run';
 
-// CONTRACT.md §9 with an injected clock: nothing here sleeps; time moves when the test says so.
+// Escalation (docs/api.md#on-call) with an injected clock: nothing sleeps; time moves when the test says so.
 let t: TestContext;
 let clock: Date;
 const at = (iso: string) => {

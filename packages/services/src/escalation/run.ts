@@ -21,10 +21,10 @@ const idle = (row?: { next_due_at: Date | null; round: number; next_tier: number
 
 /**
  * Fires an incident's escalation step if — and only if — its deadline has passed and the incident is
- * still triggered (CONTRACT.md §9). The deadline is a row; this is called by the wake-up job at the
- * deadline, by the reconciler when a job went missing, and possibly twice at once: the row locks and
- * the step claim make sure each step notifies once. Locks are taken incident first, then escalation,
- * the same order an acknowledgement takes them, so the two never deadlock.
+ * still triggered (docs/architecture.md#timers-are-rows). The deadline is a row; this is called by the
+ * wake-up job at the deadline, by the reconciler when a job went missing, and possibly twice at once: the row
+ * locks and the step claim make sure each step notifies once. Locks are taken incident first, then
+ * escalation, the same order an acknowledgement takes them, so the two never deadlock.
  */
 export async function runEscalation(ctx: ServiceContext, incidentId: string): Promise<EscalationOutcome> {
   const outcome = await ctx.sql.begin(async (tx) => {

@@ -8,7 +8,7 @@ import {
 } from '@firebreak/db';
 
 /**
- * CONTRACT.md §9: an incident gets a policy from its routing rule, else the installation default. A
+ * An incident gets a policy from its routing rule, else the installation default (docs/api.md#on-call). A
  * disabled or missing policy means no escalation.
  */
 export async function chooseEscalationPolicy(

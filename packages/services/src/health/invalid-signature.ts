@@ -4,7 +4,7 @@ import type { ServiceContext } from '../context';
 const FORGET_AFTER_MS = 5 * 60 * 1000;
 
 /**
- * A request refused for its signature (spec §7: `invalid_signature` logged). Logged once per
+ * A request refused for its signature (docs/runbooks/invalid-signature.md). Logged once per
  * integration until five minutes pass without another; each one is counted in `/metrics`.
  */
 export function reportInvalidSignature(

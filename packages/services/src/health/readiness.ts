@@ -11,7 +11,7 @@ export interface ReadinessProbeOptions {
   now?: () => number;
   databaseTimeoutMs?: number;
   redisTimeoutMs?: number;
-  /** The store's answer may be this old (CONTRACT.md §8: at most one second). */
+  /** The store's answer may be this old (at most one second, docs/api.md#health). */
   redisCacheMs?: number;
 }
 
@@ -24,7 +24,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 }
 
 /**
- * `/ready`: the database is asked on every call (spec §4.4); the store's state is cached for up to a
+ * `/ready`: the database is asked on every call (docs/api.md#health); the store's state is cached for up to a
  * second so a load balancer polling readiness does not turn into a Redis load of its own.
  */
 export function createReadinessProbe(options: ReadinessProbeOptions): () => Promise<Readiness> {

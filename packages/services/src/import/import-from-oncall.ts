@@ -32,7 +32,7 @@ const changedMeanwhile = {
 };
 
 /**
- * `POST /api/v1/imports/oncall` and `firebreak-import oncall` (CONTRACT.md §11). Reads OnCall first,
+ * `POST /api/v1/imports/oncall` and `firebreak-import oncall` (docs/import-oncall.md). Reads OnCall first,
  * outside any transaction (it may take a while, throttling included); then, in ONE transaction, reads
  * what exists, plans, and writes. A dry run does the same in a read-only transaction and skips the
  * writes, so it answers what the import would do and cannot change anything. A second import finds

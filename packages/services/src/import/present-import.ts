@@ -3,8 +3,8 @@ import type { OnCallImportResult } from '@firebreak/schema';
 import type { ImportIds } from './write-plan';
 
 /**
- * The answer (CONTRACT.md §11), the same for a dry run and a real import but for the ids and tokens,
- * which only a real import creates. Records are shown as the API shows them, without time stamps.
+ * The answer (docs/import-oncall.md#the-answer), the same for a dry run and a real import but for the ids and
+ * tokens, which only a real import creates. Records are shown as the API shows them, without time stamps.
  */
 export function presentImport(plan: ImportPlan, ids: ImportIds, dryRun: boolean): OnCallImportResult {
   const idOf = (person: PlannedPerson) => (person.email ? (ids.userIds.get(person.email) ?? null) : null);

@@ -3,9 +3,9 @@ import type { OnCallClient } from './oncall-client';
 import { notOnCall } from './oncall-errors';
 
 /**
- * Reads the endpoints whose data the import uses (spec §4.6), one after the other to stay well inside
- * OnCall's 300 requests a minute. Teams and alert groups are not read: nothing is imported from them,
- * and an organisation's alert history can run to thousands of pages.
+ * Reads the endpoints whose data the import uses (docs/integrations/grafana-oncall.md#endpoints), one after
+ * the other to stay well inside OnCall's 300 requests a minute. Teams and alert groups are not read: nothing
+ * is imported from them, and an organisation's alert history can run to thousands of pages.
  */
 export async function readOnCall(client: OnCallClient): Promise<OnCallSource> {
   const source: Partial<Record<keyof OnCallSource, unknown[]>> = {};

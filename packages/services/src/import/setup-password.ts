@@ -6,8 +6,8 @@ import { hashToken } from '../auth/tokens';
 import type { ServiceContext } from '../context';
 
 /**
- * `POST /api/v1/auth/setup` (public, CONTRACT.md §3): an imported user trades their setup token for a
- * password of their own. The token is used up in the same transaction that sets the password, so it
+ * `POST /api/v1/auth/setup` (public, docs/api.md#authentication): an imported user trades their setup token
+ * for a password of their own. The token is used up in the same transaction that sets the password, so it
  * works once; unknown, used and expired tokens get the same 401, which tells a guesser nothing.
  */
 export async function setupPassword(ctx: ServiceContext, input: SetupPasswordInput): Promise<User> {

@@ -3,8 +3,8 @@ import { type Queryable, setupTokens } from '@firebreak/db';
 import { hashToken } from '../auth/tokens';
 
 /**
- * Setup tokens (CONTRACT.md §3): 256 random bits with the prefix `fbp_` ("password"), so a leaked one
- * is recognisable, like `fbs_` sessions and `fbk_` API keys. Only the SHA-256 digest is stored. The
+ * Setup tokens (docs/api.md#authentication): 256 random bits with the prefix `fbp_` ("password"), so a leaked
+ * one is recognisable, like `fbs_` sessions and `fbk_` API keys. Only the SHA-256 digest is stored. The
  * prefix is not one `authenticate` accepts, so a setup token can never be used as a bearer token.
  */
 

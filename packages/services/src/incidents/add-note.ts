@@ -8,7 +8,7 @@ import { sealed } from './update';
 
 /**
  * A note on the timeline (`message` entry), posted to the incident's channel. A resolved incident's
- * timeline is sealed (spec §3.1): notes are refused with 409 `conflict`.
+ * timeline is sealed (docs/api.md#incidents): notes are refused with 409 `conflict`.
  */
 export async function addNote(
   ctx: ServiceContext,

@@ -58,7 +58,10 @@ export async function openIncident(
   return row;
 }
 
-/** Announces an incident once its transaction committed: the log line of spec §6.2 and the counter. */
+/**
+ * Announces an incident once its transaction committed: the `incident created` log line (docs/api.md#logs)
+ * and the counter.
+ */
 export function announceIncident(ctx: ServiceContext, row: incidents.IncidentRow): void {
   ctx.metrics.incidentsCreated.inc({ source: row.source });
   ctx.logger.info(

@@ -96,8 +96,8 @@ async function applyStatusChange(
       to: plan.to,
     });
   }
-  // Spec §3.2, in order: resolved_at set (with MTTR, same statement), the timeline entry, then the
-  // chat post of the resolution and the channel rename, as ordered outbox jobs.
+  // The resolution order (docs/api.md#state-machine): resolved_at set (with MTTR, same statement), the
+  // timeline entry, then the chat post of the resolution and the channel rename, as ordered outbox jobs.
   const updated = await incidents.changeStatus(tx, {
     id: row.id,
     from: plan.from,
@@ -106,7 +106,7 @@ async function applyStatusChange(
     mttrSeconds: plan.to === 'resolved' ? mttrSeconds(row.created_at, at) : null,
   });
   if (!updated) throw new Error(`incident ${row.id} changed status while locked`);
-  // Acknowledge or resolve stops the on-call escalation (spec §3.1), in the same transaction.
+  // Acknowledge or resolve stops the on-call escalation (docs/api.md#state-machine), in the same transaction.
   await escalations.stopEscalation(tx, row.id, plan.to, at);
   const entry = await timeline.insertTimelineEntry(tx, {
     incidentId: row.id,
@@ -122,7 +122,7 @@ async function applyStatusChange(
   jobs.push(chatJobs.postEntry(row.id, entry.id));
   if (plan.to === 'resolved') {
     jobs.push(chatJobs.markResolved(row.id));
-    // After resolution a post-mortem is drafted (spec §3.1), when an AI provider is configured.
+    // After resolution a post-mortem is drafted (docs/ai.md#requests), when an AI provider is configured.
     if (features.ai) {
       const draft = await ai.insertAiRequest(tx, { kind: 'postmortem', incidentId: row.id, at });
       jobs.push({ name: 'ai.postmortem', payload: { request_id: draft.id } });
@@ -131,7 +131,9 @@ async function applyStatusChange(
   return updated;
 }
 
-/** Spec §3.1: a resolved incident's timeline is sealed; only its title and description stay editable. */
+/**
+ * A resolved incident's timeline is sealed; only title and description stay editable (docs/api.md#incidents).
+ */
 export function sealed(): AppError {
   return new AppError('conflict', 'The incident is resolved; its timeline is sealed.');
 }

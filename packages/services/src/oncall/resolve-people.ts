@@ -2,7 +2,7 @@ import { type Queryable, userAdmin } from '@firebreak/db';
 import { AppError, type ValidationIssue } from '@firebreak/schema';
 
 /**
- * Schedules and escalation tiers name people by user id or by display name (CONTRACT.md §9). This
+ * Schedules and escalation tiers name people by user id or by display name (docs/api.md#on-call). This
  * turns each reference into the user it means, or into a validation issue at the reference's path
  * (`layers[0].participants[2]`), all issues of a request at once.
  */

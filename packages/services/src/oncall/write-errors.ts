@@ -1,7 +1,7 @@
 import { AppError } from '@firebreak/schema';
 
 /**
- * Turns the database's refusals that a client can cause into the contract's 409 `conflict`: a unique
+ * Turns the database's refusals that a client can cause into the API's 409 `conflict`: a unique
  * name or e-mail taken (SQLSTATE 23505), or a row still referenced (23503). Checking first and then
  * writing would still race; the constraint is the one place that cannot.
  */

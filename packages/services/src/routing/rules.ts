@@ -24,7 +24,7 @@ function present(row: routingRules.RoutingRuleRow): RoutingRule {
 
 const notFound = (id: string) => new AppError('not_found', `No routing rule ${id}.`);
 
-/** In evaluation order (CONTRACT.md §6), disabled rules included. */
+/** In evaluation order (docs/api.md#routing-rules), disabled rules included. */
 export async function listRoutingRules(ctx: ServiceContext): Promise<RoutingRule[]> {
   return (await routingRules.listRoutingRules(ctx.sql)).sort(byEvaluationOrder).map(present);
 }

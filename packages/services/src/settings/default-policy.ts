@@ -2,7 +2,7 @@ import { escalationPolicies, settingKeys, settings } from '@firebreak/db';
 import { AppError } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
 
-/** The policy incidents get when their routing rule names none (CONTRACT.md §9). */
+/** The policy incidents get when their routing rule names none (docs/api.md#on-call). */
 export async function setDefaultEscalationPolicy(
   ctx: ServiceContext,
   policyId: string | null,

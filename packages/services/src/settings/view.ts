@@ -1,9 +1,12 @@
 import { settingKeys, settings } from '@firebreak/db';
+import { webhookIntegrations } from '@firebreak/domain';
 import type { SettingsView } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
 import { integrationSecrets } from './integrations';
 
-/** The bot token checked against the chat service's `auth.test` (spec §5.3); never the token itself. */
+/**
+ * The bot token checked against the chat service's `auth.test` (docs/chat.md#set-up); never the token itself.
+ */
 export type ChatAuthTest =
   | { ok: true; team: string; user: string; bot_id: string }
   | { ok: false; error: string };
@@ -50,7 +53,8 @@ export async function getSettingsView(
       timestamp_header: (values.get(integrationSecrets.grafanaTimestampHeader) as string | undefined) ?? null,
     },
     cloud_monitor: {
-      topic_arns: (values.get(settingKeys.cloudMonitorTopics) as string[] | undefined) ?? null,
+      topic_arns:
+        (values.get(webhookIntegrations.cloudwatch.settingKeys.topicArns) as string[] | undefined) ?? null,
     },
     chat,
     ai: { provider: configured.aiProvider, configured: configured.aiProvider !== 'none' },

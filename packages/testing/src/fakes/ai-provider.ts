@@ -14,7 +14,7 @@ import { FaultQueue } from './faults';
 import { listen, type RunningServer, sleep } from './http-server';
 
 /**
- * A fake AI provider (ai-providers.md) speaking both OpenAI-compatible Chat Completions
+ * A fake AI provider (docs/ai.md) speaking both OpenAI-compatible Chat Completions
  * (`POST /v1/chat/completions`) and Anthropic Messages (`POST /v1/messages`). It records every request so
  * tests can assert what the prompt contained, answers with a pluggable responder, and fails on demand.
  */

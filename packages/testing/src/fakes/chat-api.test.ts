@@ -476,7 +476,7 @@ describe('signed inbound requests', () => {
     );
   });
 
-  it("builds the contract's slash command body byte for byte (our vector)", () => {
+  it('builds the default slash command body byte for byte (our vector)', () => {
     const signed = signedSlashCommand('test-signing-secret', { text: 'ack' }, { timestamp: 1718180700 });
     expect(signed.body).toBe(slashCommandBody({ text: 'ack' }));
     expect(signed.headers).toEqual({

@@ -23,9 +23,9 @@ import { FaultQueue } from './faults';
 import { listen, type RunningServer, sleep } from './http-server';
 
 /**
- * A fake Slack Web API (slack-contract.md §6–§9) on a real port: point `CHAT_API_URL` / the WebClient's
- * `slackApiUrl` at `url`. It keeps the workspace in memory, refuses what Slack refuses, and lets tests
- * break it the ways Slack breaks (revoked token, missing scope, 429, outages).
+ * A fake Slack Web API (docs/integrations/slack.md#web-api) on a real port: point `CHAT_API_URL` / the
+ * WebClient's `slackApiUrl` at `url`. It keeps the workspace in memory, refuses what Slack refuses, and lets
+ * tests break it the ways Slack breaks (revoked token, missing scope, 429, outages).
  */
 
 export interface FakeChatApiOptions {

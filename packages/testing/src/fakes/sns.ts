@@ -3,12 +3,13 @@ import { makeSelfSignedCertificate } from '../certificate';
 import { listen, type RunningServer } from './http-server';
 
 /**
- * A fake Amazon SNS for the cloud-monitor webhook (reference/alert-sources.md §3): it holds a throw-away
- * RSA key and a self-signed certificate made with openssl at start (AWS's key is not ours to use), serves
- * the certificate at a `.pem` path like `sns.<region>.amazonaws.com` does, answers the `SubscribeURL`
- * (`GET /?Action=ConfirmSubscription&TopicArn=…&Token=…`) with a `ConfirmSubscriptionResponse`, and signs
- * envelopes the way SNS does (§3.4). The canonical string is built here from the reference's rules, not
- * taken from the domain package, so a test signing with this fake cross-checks the service's verifier.
+ * A fake Amazon SNS for the cloud-monitor webhook (docs/integrations/alert-webhooks.md#cloudwatch-via-sns):
+ * it holds a throw-away RSA key and a self-signed certificate made with openssl at start (AWS's key is not
+ * ours to use), serves the certificate at a `.pem` path like `sns.<region>.amazonaws.com` does, answers the
+ * `SubscribeURL` (`GET /?Action=ConfirmSubscription&TopicArn=…&Token=…`) with a
+ * `ConfirmSubscriptionResponse`, and signs envelopes the way SNS does. The canonical string is built here
+ * from the documented rules ("Signature"), not taken from the domain package, so a test signing with this
+ * fake cross-checks the service's verifier.
  */
 
 export type SnsSignatureVersion = '1' | '2';
@@ -43,7 +44,8 @@ export interface FakeSnsOptions {
   certificatePath?: string;
 }
 
-// Reference §3.4 step 5: per message type, these keys in this order, each only if present in the message.
+// Signature step 3 (the string to sign): per message type, these keys in this order, each only if
+// present in the message.
 // SigningCertURL, SignatureVersion, Signature, UnsubscribeURL and MessageAttributes are not signed.
 const CONFIRMATION_KEYS = ['Message', 'MessageId', 'SubscribeURL', 'Timestamp', 'Token', 'TopicArn', 'Type'];
 const SIGNED_KEYS: Record<string, readonly string[]> = {
@@ -52,7 +54,7 @@ const SIGNED_KEYS: Record<string, readonly string[]> = {
   UnsubscribeConfirmation: CONFIRMATION_KEYS,
 };
 
-// Reference §3.4 step 6: version 1 = SHA1withRSA, 2 = SHA256withRSA (PKCS#1 v1.5).
+// Signature step 4: version 1 = SHA1withRSA, 2 = SHA256withRSA (PKCS#1 v1.5).
 const ALGORITHMS: Record<SnsSignatureVersion, string> = { '1': 'RSA-SHA1', '2': 'RSA-SHA256' };
 
 const SNS_XMLNS = 'http://sns.amazonaws.com/doc/2010-03-31/';
@@ -102,7 +104,7 @@ export class FakeSns {
     return `${this.origin}/?Action=ConfirmSubscription&TopicArn=${topicArn}&Token=${token}`;
   }
 
-  /** The string SNS signs for this message (reference §3.4 step 5). */
+  /** The string SNS signs for this message ("Signature", step 3). */
   stringToSign(envelope: SnsEnvelopeFields): string {
     const type = envelope.Type;
     const keys = typeof type === 'string' ? SIGNED_KEYS[type] : undefined;

@@ -1,6 +1,6 @@
 /**
- * Wire shapes of the two providers (ai-providers.md §1–§2): how each reads a request, answers, and
- * spells its errors. Kept apart from the server so the differences sit side by side.
+ * Wire shapes of the two providers (docs/ai.md#openai-compatible, docs/ai.md#anthropic): how each reads a
+ * request, answers, and spells its errors. Kept apart from the server so the differences sit side by side.
  */
 
 export type AiProviderKind = 'openai' | 'anthropic';

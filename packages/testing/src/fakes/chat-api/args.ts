@@ -1,6 +1,6 @@
 import type { SlackArgs } from './shared';
 
-/** Fields @slack/web-api JSON-stringifies into a form field (slack-contract.md §8). */
+/** Fields @slack/web-api JSON-stringifies into a form field (docs/integrations/slack.md#web-api). */
 const JSON_FIELDS = ['blocks', 'attachments', 'metadata'];
 
 function decodeJsonField(value: unknown): unknown {

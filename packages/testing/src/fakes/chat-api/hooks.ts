@@ -1,6 +1,6 @@
 /**
- * `response_url` endpoints (slack-contract.md §2): the service posts delayed answers to slash commands
- * and button clicks there. The URL is the credential (no token) and works at most 5 times.
+ * `response_url` endpoints (docs/integrations/slack.md#timing): the service posts delayed answers to slash
+ * commands and button clicks there. The URL is the credential (no token) and works at most 5 times.
  */
 
 export interface FakeHookPost {
@@ -42,7 +42,7 @@ export class HookRecorder {
     } catch {
       // not JSON: keep the text so the failing assertion shows what was sent
     }
-    // Slack's exact answer to a spent URL is not in the contract; 404 `used_url` is our stand-in.
+    // Slack does not document its exact answer to a spent URL; 404 `used_url` is our stand-in.
     if (this.postsTo(url).length >= HOOK_MAX_USES) {
       return Response.json({ ok: false, error: 'used_url' }, { status: 404 });
     }

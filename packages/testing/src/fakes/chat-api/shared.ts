@@ -53,7 +53,7 @@ export function conversation(ctx: MethodContext, method: string, args: SlackArgs
 
 export const isAnswer = (value: FakeChannel | SlackAnswer): value is SlackAnswer => 'ok' in value;
 
-/** The conversation object, shaped like slack-contract.md §7 "Success shapes". */
+/** The conversation object, shaped like the one Slack's `conversations.*` methods answer. */
 export function channelJson(ctx: MethodContext, c: FakeChannel): Record<string, unknown> {
   if (c.isIm) {
     return { id: c.id, created: c.created, is_im: true, is_org_shared: false, user: c.imUser, priority: 0 };

@@ -1,9 +1,10 @@
 import { createHmac } from 'node:crypto';
 
 /**
- * Builders for the requests Slack sends *to* the service (slack-contract.md §1, §3–§5), signed with the
- * v0 scheme so the service's verification runs for real. Defaults reproduce the contract's examples, so
- * `slashCommandBody({ text: 'ack' })` is byte-for-byte the §3 body that the §1 test vector signs.
+ * Builders for the requests Slack sends *to* the service (commands, actions and events in
+ * docs/integrations/slack.md), signed with the v0 scheme so the service's verification runs for real.
+ * Defaults are fixed sample values shaped like Slack's, so `slashCommandBody({ text: 'ack' })` is always
+ * the same bytes, and the tests pin its signature as a second vector beside Slack's own.
  */
 
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -102,7 +103,7 @@ export interface BlockActionInput {
   teamId?: string;
 }
 
-/** A `block_actions` payload shaped like the contract's §4 example (one button click). */
+/** A `block_actions` payload shaped like Slack's (docs/integrations/slack.md#actions), one button click. */
 export function blockActionsPayload(input: BlockActionInput): Record<string, unknown> {
   const teamId = input.teamId ?? 'T0TEAM001';
   const userName = input.userName ?? 'bob';
@@ -161,7 +162,7 @@ export interface EventEnvelopeOptions {
   botUserId?: string;
 }
 
-/** Events API `event_callback` envelope around one inner event (contract §5). */
+/** Events API `event_callback` envelope around one inner event (docs/integrations/slack.md#events). */
 export function eventCallback(
   event: Record<string, unknown>,
   options: EventEnvelopeOptions = {},

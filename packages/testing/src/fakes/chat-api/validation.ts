@@ -1,8 +1,8 @@
 /**
- * Slack's channel-name rules (slack-contract.md §7 and §9): "Channel names may only contain lowercase
- * letters, numbers, hyphens, and underscores, and must be 80 characters or less". The fake is ASCII-strict
- * on purpose, so that a service which sends `[RESOLVED] #inc-42-…` or an upper-case slug fails here the
- * way it would fail against real Slack.
+ * Slack's channel-name rules (docs/integrations/slack.md#channel-names): "Channel names may only contain
+ * lowercase letters, numbers, hyphens, and underscores, and must be 80 characters or less". The fake is
+ * ASCII-strict on purpose, so that a service which sends `[RESOLVED] #inc-42-…` or an upper-case slug fails
+ * here the way it would fail against real Slack.
  */
 export const CHANNEL_NAME_MAX_LENGTH = 80;
 
@@ -24,7 +24,8 @@ export function channelNameError(name: string | undefined): ChannelNameError | n
 export const TOPIC_MAX_LENGTH = 250;
 
 /** The scopes a freshly installed incident bot holds. `chat:write.public` is left out on purpose, so
- * posting to a channel the bot has left answers `not_in_channel` as the contract expects. */
+ * posting to a channel the bot has left answers `not_in_channel` as Slack does
+ * (docs/integrations/slack.md#failures). */
 export const DEFAULT_BOT_SCOPES = [
   'channels:manage',
   'channels:join',

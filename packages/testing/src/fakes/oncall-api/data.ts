@@ -20,7 +20,7 @@ export type OnCallDataSet = Record<OnCallResource, OnCallItem[]>;
 export const isOnCallResource = (value: string): value is OnCallResource =>
   (ONCALL_RESOURCES as readonly string[]).includes(value);
 
-/** Default page sizes (oncall-api.md §2): users 100, everything else 50. */
+/** Default page sizes (docs/integrations/grafana-oncall.md#pagination): users 100, everything else 50. */
 export const defaultPageSize = (resource: OnCallResource): number => (resource === 'users' ? 100 : 50);
 
 export function completeDataSet(data: Partial<OnCallDataSet>): OnCallDataSet {

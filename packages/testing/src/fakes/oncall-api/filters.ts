@@ -1,6 +1,7 @@
 /**
- * The query filters each OnCall list endpoint documents (oncall-api.md §4). The importer needs none of
- * them, but a fake that silently ignored `?email=` would let a wrong client look right.
+ * The query filters each OnCall list endpoint documents (docs/integrations/grafana-oncall.md#endpoints). The
+ * importer needs none of them, but a fake that silently ignored `?email=` would let a wrong client look
+ * right.
  */
 import type { OnCallDataSet, OnCallItem, OnCallResource } from './data';
 

@@ -1,7 +1,7 @@
 /**
- * Grafana OnCall's `PathPrefixedPagePagination` (oncall-api.md §2), reproduced including its odd edges:
- * a page past the end returns the last page, bad `page`/`perpage` fall back silently, and links are
- * absolute with query keys sorted (DRF `replace_query_param` / `remove_query_param`).
+ * Grafana OnCall's `PathPrefixedPagePagination` (docs/integrations/grafana-oncall.md#pagination), reproduced
+ * including its odd edges: a page past the end returns the last page, bad `page`/`perpage` fall back
+ * silently, and links are absolute with query keys sorted (DRF `replace_query_param` / `remove_query_param`).
  */
 
 /** DRF caps only the `page_size` number it reports, not the slice (`max_page_size = 100`). */
