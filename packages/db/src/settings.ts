@@ -1,14 +1,12 @@
 import type { Queryable } from './client';
 
 /**
- * The names of the installation's settings rows, in one place (SQL elsewhere in this package reads
- * some of them too). Webhook credentials are named by the integrations that use them.
+ * The names of the installation's own settings rows (SQL elsewhere in this package reads some of them
+ * too). A webhook's rows are named in the domain's table of webhook integrations, beside its path.
  */
 export const settingKeys = {
   /** The escalation policy of incidents whose routing rule names none. */
   defaultEscalationPolicy: 'default_escalation_policy_id',
-  /** The SNS topics the cloud-monitor webhook accepts (unset: any topic). */
-  cloudMonitorTopics: 'integrations.cloud_monitor.topic_arns',
 } as const;
 
 export async function getSetting<T>(sql: Queryable, key: string): Promise<T | undefined> {

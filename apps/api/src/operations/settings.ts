@@ -1,3 +1,4 @@
+import { webhookIntegrations } from '@firebreak/domain';
 import { answer, defineOperation, errorAnswers, jsonBody } from '@firebreak/http';
 import {
   AlertmanagerSettingsInput,
@@ -9,6 +10,8 @@ import {
   UpdateSettingsInput,
 } from '@firebreak/schema';
 import type { z } from 'zod';
+
+const { generic, alertmanager, grafana, cloudwatch } = webhookIntegrations;
 
 /** Settings → Integrations: each PUT answers the whole view, where a secret shows only as set or not. */
 function integrationSettings<S extends z.ZodType>(slug: string, summary: string, schema: S) {
@@ -46,22 +49,22 @@ export const settingsOperations = {
     responses: { 200: answer('The chat part of the settings', ChatSettingsView), ...errorAnswers(403) },
   }),
   genericWebhook: integrationSettings(
-    'generic-webhook',
+    generic.settingsSlug,
     'The generic webhook’s signing secret (null removes it)',
     GenericWebhookSettingsInput,
   ),
   alertmanager: integrationSettings(
-    'metrics-alertmanager',
+    alertmanager.settingsSlug,
     'The bearer token Alertmanager must send (null removes it)',
     AlertmanagerSettingsInput,
   ),
   grafana: integrationSettings(
-    'dashboard-alerting',
+    grafana.settingsSlug,
     'Grafana’s HMAC secret and optional timestamp header',
     GrafanaSettingsInput,
   ),
   cloudMonitor: integrationSettings(
-    'cloud-monitor',
+    cloudwatch.settingsSlug,
     'The SNS topics allowed to deliver (null lifts the restriction)',
     CloudMonitorSettingsInput,
   ),

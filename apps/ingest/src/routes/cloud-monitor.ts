@@ -2,9 +2,10 @@ import {
   alertsOrThrow,
   isAllowedCertUrl,
   isAllowedSubscribeUrl,
-  parseCloudWatchNotification,
   parseSnsEnvelope,
   verifySnsSignature,
+  webhookIntegrations,
+  webhookParsers,
 } from '@firebreak/domain';
 import { addRawOperation, answer, defineOperation, type HttpApp, parseJson } from '@firebreak/http';
 import { AppError, SnsEnvelope } from '@firebreak/schema';
@@ -15,9 +16,11 @@ import { type IntakeGate, rawJsonBody } from '../intake';
 import { SnsCertificateCache } from '../sns-certificates';
 import { IntakeAnswer, intakeAnswers } from './intake-answer';
 
+const { cloudwatch } = webhookIntegrations;
+
 const operation = defineOperation({
   method: 'post',
-  path: '/api/v1/webhooks/cloud-monitor',
+  path: cloudwatch.path,
   access: 'public',
   summary: 'Record CloudWatch alarms delivered by Amazon SNS',
   description:
@@ -58,9 +61,9 @@ export function addCloudMonitorRoute(app: HttpApp, deps: IngestDeps, gate: Intak
     if (!parsed.ok)
       throw new AppError('validation_failed', 'The request is not an SNS message.', parsed.problems);
     const envelope = parsed.envelope;
-    const logger = c.get('logger').child({ integration: 'cloudwatch', sns_message_id: envelope.MessageId });
+    const logger = c.get('logger').child({ integration: cloudwatch.id, sns_message_id: envelope.MessageId });
     const refused = (fields: Record<string, unknown>) =>
-      reportInvalidSignature(ctx, 'cloudwatch', {
+      reportInvalidSignature(ctx, cloudwatch.id, {
         request_id: c.get('requestId'),
         sns_message_id: envelope.MessageId,
         ...fields,
@@ -104,11 +107,11 @@ export function addCloudMonitorRoute(app: HttpApp, deps: IngestDeps, gate: Intak
       return c.json({ unsubscribed: true, topic_arn: envelope.TopicArn });
     }
     const receivedAt = ctx.now();
-    const result = parseCloudWatchNotification(envelope, receivedAt);
+    const result = webhookParsers.cloudwatch(envelope, receivedAt);
     if (result.ok && result.ignored?.length)
       logger.info({ ignored: result.ignored }, 'sns notification ignored');
     const alerts = alertsOrThrow(result);
-    return c.json(await gate.run(() => recordAlerts(ctx, 'cloudwatch', alerts, receivedAt)));
+    return c.json(await gate.run(() => recordAlerts(ctx, cloudwatch.id, alerts, receivedAt)));
   });
 }
 

@@ -1,4 +1,4 @@
-import { parseGenericWebhook } from '@firebreak/domain';
+import { webhookIntegrations, webhookParsers } from '@firebreak/domain';
 import { addRawOperation, defineOperation, type HttpApp, jsonBody } from '@firebreak/http';
 import { AppError, GenericWebhookBody, genericWebhookJsonSchema } from '@firebreak/schema';
 import { readIntegrationSecret, reportInvalidSignature } from '@firebreak/services';
@@ -8,9 +8,11 @@ import { type IntakeGate, ingest, rawJsonBody } from '../intake';
 import { genericSignatureMatches } from '../signatures';
 import { intakeAnswers } from './intake-answer';
 
+const { generic } = webhookIntegrations;
+
 const schemaOperation = defineOperation({
   method: 'get',
-  path: '/api/v1/webhooks/generic/schema',
+  path: `${generic.path}/schema`,
   access: 'public',
   summary: 'The JSON Schema of the generic webhook’s body',
   responses: {
@@ -20,7 +22,7 @@ const schemaOperation = defineOperation({
 
 const webhookOperation = defineOperation({
   method: 'post',
-  path: '/api/v1/webhooks/generic',
+  path: generic.path,
   access: 'public',
   summary: 'Record alerts from any sender',
   description:
@@ -44,9 +46,9 @@ export function addGenericWebhookRoutes(app: HttpApp, deps: IngestDeps, gate: In
     const raw = await rawJsonBody(c);
     const secret = await readIntegrationSecret(deps.ctx, 'genericSigningSecret');
     if (secret !== null && !genericSignatureMatches(secret, raw, c.req.header('x-service-signature'))) {
-      reportInvalidSignature(deps.ctx, 'generic', { request_id: c.get('requestId') });
+      reportInvalidSignature(deps.ctx, generic.id, { request_id: c.get('requestId') });
       throw new AppError('invalid_signature', 'X-Service-Signature is missing or does not match the body.');
     }
-    return c.json(await gate.run(() => ingest(deps.ctx, 'generic', raw, parseGenericWebhook)));
+    return c.json(await gate.run(() => ingest(deps.ctx, generic.id, raw, webhookParsers.generic)));
   });
 }

@@ -1,4 +1,4 @@
-import { parseAlertmanagerWebhook, parseGrafanaWebhook } from '@firebreak/domain';
+import { webhookIntegrations, webhookParsers } from '@firebreak/domain';
 import { addRawOperation, defineOperation, type HttpApp, jsonBody } from '@firebreak/http';
 import { AlertmanagerPayload, AppError, GrafanaPayload } from '@firebreak/schema';
 import { readIntegrationSecret, reportInvalidSignature } from '@firebreak/services';
@@ -8,9 +8,11 @@ import { type IntakeGate, ingest, rawJsonBody } from '../intake';
 import { bearerMatches, grafanaSignatureMatches } from '../signatures';
 import { intakeAnswers } from './intake-answer';
 
+const { alertmanager, grafana } = webhookIntegrations;
+
 const alertmanagerOperation = defineOperation({
   method: 'post',
-  path: '/api/v1/webhooks/metrics-alertmanager',
+  path: alertmanager.path,
   access: 'public',
   summary: 'Record alerts from Prometheus Alertmanager (webhook payload version 4)',
   description:
@@ -24,7 +26,7 @@ const alertmanagerOperation = defineOperation({
 
 const grafanaOperation = defineOperation({
   method: 'post',
-  path: '/api/v1/webhooks/dashboard-alerting',
+  path: grafana.path,
   access: 'public',
   summary: 'Record alerts from Grafana unified alerting',
   description:
@@ -44,10 +46,10 @@ export function addMonitoringWebhookRoutes(app: HttpApp, deps: IngestDeps, gate:
     const raw = await rawJsonBody(c);
     const token = await readIntegrationSecret(ctx, 'alertmanagerBearerToken');
     if (token !== null && !bearerMatches(token, c.req.header('authorization'))) {
-      reportInvalidSignature(ctx, 'alertmanager', { request_id: c.get('requestId') });
+      reportInvalidSignature(ctx, alertmanager.id, { request_id: c.get('requestId') });
       throw new AppError('invalid_signature', 'Authorization: Bearer <token> is missing or wrong.');
     }
-    return c.json(await gate.run(() => ingest(ctx, 'alertmanager', raw, parseAlertmanagerWebhook)));
+    return c.json(await gate.run(() => ingest(ctx, alertmanager.id, raw, webhookParsers.alertmanager)));
   });
 
   addRawOperation(app, grafanaOperation, async (c) => {
@@ -61,11 +63,11 @@ export function addMonitoringWebhookRoutes(app: HttpApp, deps: IngestDeps, gate:
       // so a captured request cannot be replayed later.
       const stale = timestampHeader !== null && !isFresh(timestamp, ctx.now());
       if (stale || !grafanaSignatureMatches(secret, raw, signature, timestamp)) {
-        reportInvalidSignature(ctx, 'grafana', { request_id: c.get('requestId'), stale });
+        reportInvalidSignature(ctx, grafana.id, { request_id: c.get('requestId'), stale });
         throw new AppError('invalid_signature', 'X-Grafana-Alerting-Signature is missing or does not match.');
       }
     }
-    return c.json(await gate.run(() => ingest(ctx, 'grafana', raw, parseGrafanaWebhook)));
+    return c.json(await gate.run(() => ingest(ctx, grafana.id, raw, webhookParsers.grafana)));
   });
 }
 

@@ -1,3 +1,4 @@
+import { fixedAlertSources } from '@firebreak/domain/browser';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { ErrorMessage } from '../components/ErrorMessage';
@@ -6,9 +7,6 @@ import { api } from '../lib/api';
 import { formatDateTime, formatRelative } from '../lib/format';
 import { LIVE_INTERVAL_MS } from '../lib/live';
 import { useUrlFilters } from '../lib/url-filters';
-
-// The built-in sources; a generic webhook alert carries whatever `source` its sender gave.
-const knownSources = ['metrics-alertmanager', 'dashboard-alerting', 'cloud-monitor'];
 
 export function AlertsPage() {
   const { filter, setFilter } = useUrlFilters();
@@ -49,7 +47,7 @@ export function AlertsPage() {
               style={{ width: '12rem' }}
             />
             <datalist id="known-sources">
-              {knownSources.map((s) => (
+              {fixedAlertSources.map((s) => (
                 <option key={s} value={s} />
               ))}
             </datalist>

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ALERTMANAGER_SOURCE, parseAlertmanagerWebhook } from './alertmanager';
+import { parseAlertmanagerWebhook } from './alertmanager';
 import { alertsOrThrow } from './parse-result';
 import { loadFixture as fixture } from './test-fixtures';
+import { webhookIntegrations } from './webhook-integrations';
 
 const now = new Date('2026-05-04T09:45:00.000Z');
 const parse = (payload: unknown) => alertsOrThrow(parseAlertmanagerWebhook(payload, now));
@@ -17,7 +18,7 @@ describe('parseAlertmanagerWebhook', () => {
       status: 'firing',
       externalId: null,
       fingerprint: '3a5c9e0f1b2d4c67',
-      source: ALERTMANAGER_SOURCE,
+      source: webhookIntegrations.alertmanager.source,
       labels: {
         alertname: 'PostgresReplicaLag',
         cluster: 'prod-eu-1',

@@ -1,9 +1,7 @@
 import { AlertmanagerPayload } from '@firebreak/schema';
 import { accepted, type ParseResult, problemsOf, rejected } from './parse-result';
 import { mapPrometheusAlert } from './prometheus-alert';
-
-/** `source` of alerts from `POST /api/v1/webhooks/metrics-alertmanager` (spec §4.3's neutral name). */
-export const ALERTMANAGER_SOURCE = 'metrics-alertmanager';
+import { webhookIntegrations } from './webhook-integrations';
 
 /**
  * Alertmanager webhook, `version: "4"` (reference §1.2) → one AlertInput per `alerts[]` element.
@@ -16,6 +14,8 @@ export function parseAlertmanagerWebhook(payload: unknown, now: Date): ParseResu
   if (!parsed.success) return rejected(problemsOf(parsed.error));
   const { alerts, ...group } = parsed.data;
   return accepted(
-    alerts.map((alert) => mapPrometheusAlert(alert, group, now, { source: ALERTMANAGER_SOURCE })),
+    alerts.map((alert) =>
+      mapPrometheusAlert(alert, group, now, { source: webhookIntegrations.alertmanager.source }),
+    ),
   );
 }

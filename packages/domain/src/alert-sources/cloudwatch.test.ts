@@ -1,14 +1,10 @@
 import type { SnsNotification } from '@firebreak/schema';
 import { describe, expect, it } from 'vitest';
-import {
-  CLOUDWATCH_SOURCE,
-  parseCloudWatchAlarm,
-  parseCloudWatchNotification,
-  regionFromArn,
-} from './cloudwatch';
+import { parseCloudWatchAlarm, parseCloudWatchNotification, regionFromArn } from './cloudwatch';
 import { alertsOrThrow } from './parse-result';
 import { parseSnsEnvelope } from './sns';
 import { loadFixture as fixture } from './test-fixtures';
+import { webhookIntegrations } from './webhook-integrations';
 
 const now = new Date('2026-05-04T11:30:00.000Z');
 
@@ -32,7 +28,7 @@ describe('parseCloudWatchNotification', () => {
       status: 'firing',
       externalId: null,
       fingerprint: 'arn:aws:cloudwatch:us-east-1:123456789012:alarm:prod-api-5xx',
-      source: CLOUDWATCH_SOURCE,
+      source: webhookIntegrations.cloudwatch.source,
       labels: {
         alarm_name: 'prod-api-5xx',
         aws_account_id: '123456789012',

@@ -8,9 +8,7 @@ import {
 import { clip, firstText, presentEntries } from './alert-text';
 import { accepted, type ParseResult, problemsOf, rejected } from './parse-result';
 import { normalizeSeverity } from './severity';
-
-/** `source` of alerts from `POST /api/v1/webhooks/cloud-monitor` (spec §4.3's neutral name). */
-export const CLOUDWATCH_SOURCE = 'cloud-monitor';
+import { webhookIntegrations } from './webhook-integrations';
 
 export interface CloudWatchOptions {
   /** The SNS topic the alarm came through: its region stands in when the alarm has no `AlarmArn`. */
@@ -82,7 +80,7 @@ function toAlertInput(alarm: CloudWatchAlarm, now: Date, options: CloudWatchOpti
     fingerprint:
       firstText(alarm.AlarmArn) ??
       `cw:${firstText(alarm.AWSAccountId) ?? 'unknown'}:${region ?? 'unknown'}:${alarm.AlarmName}`,
-    source: CLOUDWATCH_SOURCE,
+    source: webhookIntegrations.cloudwatch.source,
     labels: stringEntries({
       alarm_name: alarm.AlarmName,
       aws_account_id: alarm.AWSAccountId,

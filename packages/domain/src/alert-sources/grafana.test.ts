@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { GRAFANA_SOURCE, parseGrafanaWebhook } from './grafana';
+import { parseGrafanaWebhook } from './grafana';
 import { alertsOrThrow } from './parse-result';
 import { loadFixture as fixture } from './test-fixtures';
+import { webhookIntegrations } from './webhook-integrations';
 
 const now = new Date('2026-05-04T10:30:00.000Z');
 const parse = (payload: unknown) => alertsOrThrow(parseGrafanaWebhook(payload, now));
@@ -17,7 +18,7 @@ describe('parseGrafanaWebhook', () => {
       status: 'firing',
       externalId: null,
       fingerprint: '7c0a9b6e2f1d3e45',
-      source: GRAFANA_SOURCE,
+      source: webhookIntegrations.grafana.source,
       labels: { alertname: 'DiskAlmostFull', grafana_folder: 'Infra', instance: 'db-1', severity: 'warning' },
       annotations: {
         summary: 'Disk on db-1 is 92% full',

@@ -1,9 +1,7 @@
 import { GrafanaPayload } from '@firebreak/schema';
 import { accepted, type ParseResult, problemsOf, rejected } from './parse-result';
 import { mapPrometheusAlert } from './prometheus-alert';
-
-/** `source` of alerts from `POST /api/v1/webhooks/dashboard-alerting` (spec §4.3's neutral name). */
-export const GRAFANA_SOURCE = 'dashboard-alerting';
+import { webhookIntegrations } from './webhook-integrations';
 
 /**
  * Grafana unified-alerting webhook contact point, `version: "1"` (reference §2.2) → one AlertInput per
@@ -18,7 +16,7 @@ export function parseGrafanaWebhook(payload: unknown, now: Date): ParseResult {
   return accepted(
     alerts.map((alert) =>
       mapPrometheusAlert(alert, group, now, {
-        source: GRAFANA_SOURCE,
+        source: webhookIntegrations.grafana.source,
         extraAnnotations: {
           silence_url: alert.silenceURL,
           dashboard_url: alert.dashboardURL,

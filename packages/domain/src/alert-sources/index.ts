@@ -5,3 +5,4 @@ export * from './grafana';
 export * from './parse-result';
 export * from './severity';
 export * from './sns';
+export * from './webhook-parsers';

@@ -1,17 +1,21 @@
-import { settingKeys, settings } from '@firebreak/db';
+import { settings } from '@firebreak/db';
+import { webhookIntegrations } from '@firebreak/domain';
 import type { ServiceContext } from '../context';
 
 /**
  * Webhook credentials, one settings row each. They are stored as given: verifying an HMAC needs the
  * secret itself, and a key to encrypt it with would sit beside it (the database is the boundary to
- * protect). They are never returned by the API and never logged.
+ * protect). They are never returned by the API and never logged. The rows are named in the table of
+ * webhook integrations.
  */
 export const integrationSecrets = {
-  genericSigningSecret: 'integrations.generic_webhook.signing_secret',
-  alertmanagerBearerToken: 'integrations.metrics_alertmanager.bearer_token',
-  grafanaHmacSecret: 'integrations.dashboard_alerting.hmac_secret',
-  grafanaTimestampHeader: 'integrations.dashboard_alerting.timestamp_header',
+  genericSigningSecret: webhookIntegrations.generic.settingKeys.signingSecret,
+  alertmanagerBearerToken: webhookIntegrations.alertmanager.settingKeys.bearerToken,
+  grafanaHmacSecret: webhookIntegrations.grafana.settingKeys.hmacSecret,
+  grafanaTimestampHeader: webhookIntegrations.grafana.settingKeys.timestampHeader,
 } as const;
+
+const snsTopicsKey = webhookIntegrations.cloudwatch.settingKeys.topicArns;
 
 /**
  * The SNS topics allowed to deliver to the cloud-monitor webhook. A valid SNS signature only proves a
@@ -19,12 +23,12 @@ export const integrationSecrets = {
  * Null means "not restricted" (the first set-up, before the operator knows the topic ARN).
  */
 export async function readSnsTopicAllowlist(ctx: ServiceContext): Promise<string[] | null> {
-  return (await settings.getSetting<string[]>(ctx.sql, settingKeys.cloudMonitorTopics)) ?? null;
+  return (await settings.getSetting<string[]>(ctx.sql, snsTopicsKey)) ?? null;
 }
 
 export async function writeSnsTopicAllowlist(ctx: ServiceContext, topics: string[] | null): Promise<void> {
-  if (topics === null) await settings.deleteSetting(ctx.sql, settingKeys.cloudMonitorTopics);
-  else await settings.putSetting(ctx.sql, settingKeys.cloudMonitorTopics, topics);
+  if (topics === null) await settings.deleteSetting(ctx.sql, snsTopicsKey);
+  else await settings.putSetting(ctx.sql, snsTopicsKey, topics);
   ctx.logger.info({ topics: topics?.length ?? null }, 'integration settings changed');
 }
 
