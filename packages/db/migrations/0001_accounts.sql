@@ -1,4 +1,4 @@
--- People and credentials: users (spec §2.5, CONTRACT.md §3 and §9), login sessions, API keys, and the
+-- People and credentials: users (docs/api.md#authentication, #on-call), login sessions, API keys, and the
 -- installation's settings. Tokens are stored only as SHA-256 digests: a leaked database must not be
 -- a leaked set of credentials.
 

@@ -1,6 +1,6 @@
--- The incident core (spec §2, §3; CONTRACT.md §5 and §6): routing rules, incidents, their immutable
--- timeline, alerts, and the transactional outbox through which every piece of background work leaves
--- a transaction (ARCHITECTURE.md, "Durability").
+-- The incident core (docs/api.md#incidents, #timeline, #alerts, #routing-rules): routing rules,
+-- incidents, their immutable timeline, alerts, and the transactional outbox through which every piece of
+-- background work leaves a transaction (docs/architecture.md#transactional-outbox).
 
 create table routing_rules (
   id uuid primary key default gen_random_uuid(),
@@ -15,7 +15,7 @@ create table routing_rules (
 -- Evaluation order: ascending priority, ties oldest first.
 create index routing_rules_order_idx on routing_rules (priority, created_at) where enabled;
 
--- A fresh installation opens incidents for critical and warning alerts (CONTRACT.md §6).
+-- A fresh installation opens incidents for critical and warning alerts (docs/api.md#routing-rules).
 insert into routing_rules (name, priority, match_criteria, actions)
 values ('Default: critical and warning alerts open incidents', 1000,
         '{"severity": ["critical", "warning"]}', '{"create_incident": true}');
@@ -62,7 +62,7 @@ create table timeline_entries (
 );
 create index timeline_entries_incident_idx on timeline_entries (incident_id, seq);
 
--- The timeline is immutable (spec §2.3): the database itself refuses to change or remove an entry,
+-- The timeline is immutable (docs/api.md#timeline): the database itself refuses to change or remove an entry,
 -- whoever asks.
 create function timeline_entries_refuse_change() returns trigger
 language plpgsql as $$
@@ -84,7 +84,7 @@ create table alerts (
   id uuid primary key default gen_random_uuid(),
   -- Which webhook received it (generic, alertmanager, grafana, cloudwatch).
   integration text not null,
-  -- The sender's name for itself (spec §2.2 `source`).
+  -- The sender's name for itself (the generic webhook's `source` field).
   source text,
   -- external_id or fingerprint: the identity the sender gives the alert; null = never deduplicated.
   dedup_key text,

@@ -1,6 +1,6 @@
--- On-call configuration (spec §2.5, CONTRACT.md §9): schedules made of rotating layers, and escalation
+-- On-call configuration (docs/api.md#on-call): schedules made of rotating layers, and escalation
 -- policies made of ordered tiers. Escalation state (who was paged, the next deadline) is not here: it
--- comes with the escalation engine. The import (CONTRACT.md §11) writes these same tables, so every
+-- comes with the escalation engine. The import (docs/import-oncall.md) writes these same tables, so every
 -- reference to a person keeps a display name beside the optional user id: an imported participant may
 -- have no account, and deleting a user must not erase who was on the rotation.
 

@@ -1,4 +1,4 @@
--- Alert grouping (CONTRACT.md §6, routing action `group_by`): an incident opened by a rule remembers
+-- Alert grouping (docs/api.md#routing-rules, routing action `group_by`): an incident opened by a rule remembers
 -- the values of the rule's group_by labels, so a later alert of the same group within the window is
 -- linked to it instead of opening another incident.
 alter table incidents add column group_key text;

@@ -1,4 +1,4 @@
--- Background work (ARCHITECTURE.md "Durability", CONTRACT.md §9).
+-- Background work (docs/architecture.md#durability; escalation rules in docs/api.md#on-call).
 --
 -- 1. The outbox relay sleeps until told: a statement-level trigger notifies it when rows arrive, so a
 --    channel is opened within milliseconds of the commit rather than at the next poll.

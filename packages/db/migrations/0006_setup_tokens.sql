@@ -1,4 +1,4 @@
--- Setup tokens (CONTRACT.md §3, §11). A user created by the Grafana OnCall import gets a random password
+-- Setup tokens (docs/api.md#authentication, docs/import-oncall.md). A user created by the Grafana OnCall import gets a random password
 -- nobody knows and one of these, shown once in the import's answer; `POST /api/v1/auth/setup` trades it
 -- for a password of the user's own. Like sessions and API keys, only the token's SHA-256 digest is
 -- kept, so a leaked database holds no usable token. A token works once (using it deletes the row, in

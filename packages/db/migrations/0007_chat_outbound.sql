@@ -1,4 +1,4 @@
--- Outbound chat (issue 6, CONTRACT.md §7): what the chat adapter has already told the chat service,
+-- Outbound chat (docs/integrations/slack.md#posting): what the chat adapter has already told the chat service,
 -- so that retried and duplicate jobs never post twice, and the incident card can be edited in place.
 
 -- The incident card's message (its `ts` in the incident's channel), a digest of what it shows now, and

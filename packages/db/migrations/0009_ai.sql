@@ -1,4 +1,4 @@
--- AI features (spec §1.6, CONTRACT.md §10): each request is a row whose status says what became of
+-- AI features (docs/ai.md): each request is a row whose status says what became of
 -- it, so a provider failure is visible (status `failed`, with the reason) instead of silently missing,
 -- and results are written only when complete, never half.
 

@@ -1,7 +1,8 @@
 import { createTestDatabase, type TestDatabase } from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSql, type Sql } from './client';
-import { migrate, readMigrations } from './migrate';
+import { migrate, readMigrations, statementsChecksum } from './migrate';
+import { wholeFileChecksums } from './migration-history';
 
 let db: TestDatabase;
 let sql: Sql;
@@ -42,6 +43,41 @@ describe('migrations', () => {
       { version: 9001, name: 'probe', sql: 'create table probe (id bigint)', checksum: 'probe-v2' },
     ];
     await expect(migrate(sql, migrations)).rejects.toThrow(/changed after it was applied/);
+  });
+});
+
+describe('migration checksums', () => {
+  it('ignore whole-line comments but not statements', () => {
+    const sql = 'create table t (id int);\n';
+    expect(statementsChecksum(`-- why t exists\n${sql}`)).toBe(statementsChecksum(`-- reworded\n${sql}`));
+    expect(statementsChecksum('create table t (id bigint);\n')).not.toBe(statementsChecksum(sql));
+  });
+
+  it('each recorded whole-file checksum belongs to the statements the file holds today', () => {
+    const current = new Map(readMigrations().map((m) => [m.version, m.checksum]));
+    for (const [version, earlier] of Object.entries(wholeFileChecksums)) {
+      expect(current.get(Number(version)), `migration ${version}`).toBe(earlier.statements);
+    }
+  });
+
+  it('an installation holding the whole-file checksum of a migration starts, and stores the new one', async () => {
+    const first = readMigrations()[0]!;
+    const earlier = wholeFileChecksums[first.version]!;
+    await sql`update schema_migrations set checksum = ${earlier.file} where version = ${first.version}`;
+    expect(await migrate(sql)).toEqual({ applied: [] });
+    const [row] = await sql<{ checksum: string }[]>`
+      select checksum from schema_migrations where version = ${first.version}`;
+    expect(row!.checksum).toBe(first.checksum);
+  });
+
+  it('refuses a stored checksum that is neither the current nor a recorded earlier one', async () => {
+    const first = readMigrations()[0]!;
+    await sql`update schema_migrations set checksum = ${'0'.repeat(64)} where version = ${first.version}`;
+    try {
+      await expect(migrate(sql)).rejects.toThrow(/changed after it was applied/);
+    } finally {
+      await sql`update schema_migrations set checksum = ${first.checksum} where version = ${first.version}`;
+    }
   });
 });
 

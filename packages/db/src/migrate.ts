@@ -3,13 +3,15 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Sql } from './client';
+import { wholeFileChecksums } from './migration-history';
 
 /**
  * Forward-only migrations: `migrations/NNNN_name.sql`, applied in order, each once. A hand-written
  * runner because the job is small and exact: one transaction holding an advisory lock, so processes
  * starting together (several replicas, `pnpm start` beside `pnpm db:migrate`) apply each file once,
  * and a checksum per file, so an edited, already-applied migration is refused instead of silently
- * diverging between installations.
+ * diverging between installations. The checksum covers the statements, not whole-line `--` comments:
+ * a comment may be corrected without stopping every installation that applied the file.
  */
 
 /** Beside a production bundle (`dist/migrations`), else the package's own folder. */
@@ -41,9 +43,24 @@ export function readMigrations(dir: string = migrationsDir): Migration[] {
       version: Number(match[1]),
       name: match[2]!,
       sql,
-      checksum: createHash('sha256').update(sql).digest('hex'),
+      checksum: statementsChecksum(sql),
     };
   });
+}
+
+/** SHA-256 of the migration without its whole-line `--` comments. */
+export function statementsChecksum(sql: string): string {
+  const statements = sql
+    .split('\n')
+    .filter((line) => !line.trimStart().startsWith('--'))
+    .join('\n');
+  return createHash('sha256').update(statements).digest('hex');
+}
+
+/** Whether `stored` is the whole-file checksum an earlier runner recorded for these very statements. */
+function isEarlierChecksumOf(migration: Migration, stored: string): boolean {
+  const earlier = wholeFileChecksums[migration.version];
+  return earlier !== undefined && earlier.file === stored && earlier.statements === migration.checksum;
 }
 
 export interface MigrateResult {
@@ -67,7 +84,10 @@ export async function migrate(sql: Sql, migrations: Migration[] = readMigrations
     for (const migration of migrations) {
       const previous = done.get(migration.version);
       if (previous) {
-        if (previous.checksum !== migration.checksum) {
+        if (previous.checksum !== migration.checksum && isEarlierChecksumOf(migration, previous.checksum)) {
+          await tx`
+            update schema_migrations set checksum = ${migration.checksum} where version = ${migration.version}`;
+        } else if (previous.checksum !== migration.checksum) {
           throw new Error(
             `migration ${migration.version}_${migration.name} was changed after it was applied; ` +
               'migrations are forward-only: add a new one instead',
