@@ -6,8 +6,9 @@ import type { Context, MiddlewareHandler } from 'hono';
 
 /**
  * While the database is known to be down (the failure log probes it every second), alerts are answered
- * 500 `database_unavailable` at once (spec §7) instead of each waiting on a connection attempt: under a
- * sender's retries those waits would fill the intake gate and turn the answer into 503 overload.
+ * 500 `database_unavailable` at once (docs/api.md#errors) instead of each waiting on a connection
+ * attempt: under a sender's retries those waits would fill the intake gate and turn the answer into 503
+ * overload.
  */
 export function failFastWhileDatabaseDown(ctx: Pick<ServiceContext, 'failures'>): MiddlewareHandler {
   return async (_c, next) => {
@@ -19,8 +20,9 @@ export function failFastWhileDatabaseDown(ctx: Pick<ServiceContext, 'failures'>)
 }
 
 /**
- * Requests beyond this many in flight are answered 503 at once (CONTRACT.md §6: overload answers 503,
- * which every sender retries; never 429, which Alertmanager and Grafana drop).
+ * Requests beyond this many in flight are answered 503 at once: overload answers 503, which every
+ * sender retries; never 429, which Alertmanager and Grafana drop
+ * (docs/integrations/alert-webhooks.md#answers).
  */
 export class IntakeGate {
   private inFlight = 0;
@@ -63,7 +65,8 @@ export async function ingest(
   raw: string,
   parse: (payload: unknown, now: Date) => ParseResult,
 ): Promise<IntakeResult> {
-  // One instant for the whole request: defaults like `started_at` = "time of receipt" (spec §2.2).
+  // One instant for the whole request: defaults like `started_at` = "time of receipt"
+  // (docs/integrations/alert-webhooks.md#generic).
   const receivedAt = ctx.now();
   const alerts = alertsOrThrow(parse(parseJson(raw), receivedAt));
   return recordAlerts(ctx, integration, alerts, receivedAt);

@@ -1,4 +1,4 @@
-// The ingest gateway alone (split deployment): CONTRACT.md §1, default port 8081.
+// The ingest gateway alone (split deployment), default port 8081 (docs/api.md#processes).
 import { runApp } from '@firebreak/runtime';
 import { createApp } from './app';
 

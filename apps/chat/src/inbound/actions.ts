@@ -14,7 +14,7 @@ export const CARD_ACTIONS: Record<string, IncidentAction> = {
   incident_resolve: 'resolve',
 };
 
-/** The parts of a `block_actions` payload we use (slack-contract.md §4); the rest is ignored. */
+/** The `block_actions` payload fields we use (docs/integrations/slack.md#actions); the rest is ignored. */
 const BlockActions = z.object({
   type: z.literal('block_actions'),
   user: z.object({ id: z.string().min(1), name: z.string().optional(), username: z.string().optional() }),

@@ -1,6 +1,6 @@
 import { escapeMrkdwn } from './replies';
 
-/** `/incident <subcommand> [argument]`, parsed (CONTRACT.md §7). */
+/** `/incident <subcommand> [argument]`, parsed (subcommands: docs/integrations/slack.md#commands). */
 export type ParsedCommand =
   | { kind: 'new'; title: string }
   | { kind: 'acknowledge' }

@@ -25,8 +25,8 @@ export interface CommandEnv {
 }
 
 /**
- * `/incident …` (CONTRACT.md §7). Everything here is database work, well inside Slack's 3 seconds;
- * what the channel must hear goes through the outbox, so the answer is the reply itself.
+ * `/incident …` (docs/integrations/slack.md#commands). Everything here is database work, well inside
+ * Slack's 3 seconds; what the channel must hear goes through the outbox, so the answer is the reply itself.
  */
 export async function runCommand(env: CommandEnv, form: URLSearchParams): Promise<CommandReply> {
   const command = form.get('command') || '/incident';

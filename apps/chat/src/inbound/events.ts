@@ -17,10 +17,10 @@ const Envelope = z.object({
 export type EventAnswer = { challenge: string } | null;
 
 /**
- * Events API deliveries (slack-contract.md §5). `url_verification` answers its challenge; of the
- * callbacks only the bot losing a channel matters, and it is only logged: the outbound side joins
- * again before its next post (`not_in_channel` → join, CONTRACT.md §7). Everything else is
- * acknowledged and dropped. Slack retries slow answers with the same `event_id`, so handled events
+ * Events API deliveries (docs/integrations/slack.md#events). `url_verification` answers its challenge;
+ * of the callbacks only the bot losing a channel matters, and it is only logged: the outbound side joins
+ * again before its next post (`not_in_channel` → join, docs/integrations/slack.md#failures). Everything
+ * else is acknowledged and dropped. Slack retries slow answers with the same `event_id`, so handled events
  * are claimed once in `chat_events`.
  */
 export async function handleEvent(ctx: ServiceContext, logger: Logger, body: unknown): Promise<EventAnswer> {

@@ -41,7 +41,7 @@ export function createProfileLookup(
 export type Permission = { ok: true } | { ok: false; reason: string };
 
 /**
- * Chat users act with their Firebreak role (CONTRACT.md §3): viewers read, deactivated users do
+ * Chat users act with their Firebreak role (docs/api.md#roles): viewers read, deactivated users do
  * nothing. A chat user we could not match (chat API unreachable) may act under their chat name; the
  * request itself is signed by the chat service, which vouches for them being in the workspace.
  */

@@ -1,7 +1,10 @@
 import type { Config } from '@firebreak/config';
 import type { Logger } from '@firebreak/logger';
 
-/** A slash command's immediate answer (slack-contract.md §2): only the invoking user sees it. */
+/**
+ * A slash command's immediate answer (docs/integrations/slack.md#commands): an `ephemeral` one is seen
+ * only by the invoking user.
+ */
 export interface CommandReply {
   response_type: 'ephemeral' | 'in_channel';
   text: string;
@@ -18,8 +21,9 @@ export function escapeMrkdwn(text: string): string {
 export const incidentLabel = (number: number) => `INC-${number}`;
 
 /**
- * The incident's page in the web UI. Without PUBLIC_URL the contract's default applies
- * (`http://localhost:$PORT`), with the embedded default port: that process is the one serving the UI.
+ * The incident's page in the web UI. Without PUBLIC_URL its documented default applies
+ * (`http://localhost:$PORT`, README.md#configuration), with the embedded default port: that process is
+ * the one serving the UI.
  */
 export function incidentUrl(config: Pick<Config, 'publicUrl' | 'port'>, number: number): string {
   const base = config.publicUrl ?? `http://localhost:${config.port ?? 8080}`;

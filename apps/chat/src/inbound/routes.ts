@@ -104,7 +104,7 @@ export function addChatRoutes(app: HttpApp, deps: ChatInboundDeps): void {
 
   addRawOperation(app, commandsOperation, async (c) => {
     const form = new URLSearchParams(await readSignedBody(c, deps));
-    // Slack checking our certificate (slack-contract.md §2).
+    // Slack checking our certificate: answered 200 with an empty body (docs/integrations/slack.md#commands).
     if (form.get('ssl_check') === '1') return c.body(null, 200);
     try {
       return c.json(await runCommand(env, form));

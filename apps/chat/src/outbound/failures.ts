@@ -12,9 +12,10 @@ const fields = (jc: ChatJob, error: ChatCallError) => ({
 });
 
 /**
- * The chat service failing, to the failure log: the spec's line (`slack: channel creation failed:
- * <code>` or `slack: post message failed: <code>`) is written when chat starts failing or the code
- * changes, not for every job of a revoked token; each one is counted in `/metrics`.
+ * The chat service failing, to the failure log: the documented line (`slack: channel creation failed:
+ * <code>` or `slack: post message failed: <code>`, docs/integrations/slack.md#failures) is written when
+ * chat starts failing or the code changes, not for every job of a revoked token; each one is counted in
+ * `/metrics`.
  */
 function reportChatFailure(jc: ChatJob, error: ChatCallError, extra: Record<string, unknown> = {}): void {
   jc.ctx.failures.failed('chat', {

@@ -27,9 +27,11 @@ const isLastTry = (job: Job) => job.attemptsMade + 1 >= (job.opts.attempts ?? 1)
 
 /**
  * Runs one chat job under its incident's lock and turns chat failures into what the job does next:
- * its channel posted to under a second ago → re-scheduled for when it may post again; rate limited → re-scheduled for `Retry-After` (not a failed try); unreachable → thrown for BullMQ's
- * backoff, until the last try, which counts as a refusal; refused → the spec's log line and one
- * `chat_failed` entry, and the job ends (retrying cannot help). Other errors are thrown as they are.
+ * its channel posted to under a second ago → re-scheduled for when it may post again; rate limited →
+ * re-scheduled for `Retry-After` (not a failed try); unreachable → thrown for BullMQ's backoff, until
+ * the last try, which counts as a refusal; refused → the `slack: … failed: <code>` log line and one
+ * `chat_failed` entry (docs/integrations/slack.md#failures), and the job ends (retrying cannot help).
+ * Other errors are thrown as they are.
  */
 export async function runChatJob(
   deps: OutboundDeps,

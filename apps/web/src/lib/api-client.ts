@@ -1,6 +1,6 @@
 /**
  * The one way the UI talks to the API: same-origin fetches that carry the HttpOnly session cookie, JSON
- * in and out, and the contract's error envelope (docs/api.md, "Errors") turned into an `ApiError` whose
+ * in and out, and the API's error envelope (docs/api.md#errors) turned into an `ApiError` whose
  * message a person can read. Nothing here stores a token.
  */
 

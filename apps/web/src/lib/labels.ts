@@ -1,5 +1,6 @@
-// The fixed vocabularies of the contract, as the UI lists them. `satisfies` ties each list to the
-// schema's types, so a value added there fails the type-check here instead of going missing.
+// The API's fixed vocabularies (docs/api.md#incidents, #alerts, #roles), as the UI lists them.
+// `satisfies` ties each list to the schema's types, so a value added there fails the type-check here
+// instead of going missing.
 import type { AlertSeverity, IncidentSeverity, IncidentStatus, Role } from '@firebreak/schema';
 
 export const severities = [

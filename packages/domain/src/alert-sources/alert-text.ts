@@ -8,7 +8,8 @@ export function firstText(...candidates: unknown[]): string | null {
 
 /**
  * Cuts `text` to `max` characters with an ellipsis. Source payloads are clipped rather than rejected:
- * Alertmanager and SNS never retry a 4xx, so a rejection would lose the alert (reference §0.2).
+ * Alertmanager and SNS never retry a 4xx, so a rejection would lose the alert
+ * (docs/integrations/alert-webhooks.md#answers).
  */
 export function clip(text: string, max: number): string {
   if (text.length <= max) return text;

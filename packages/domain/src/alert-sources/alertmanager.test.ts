@@ -8,7 +8,7 @@ const now = new Date('2026-05-04T09:45:00.000Z');
 const parse = (payload: unknown) => alertsOrThrow(parseAlertmanagerWebhook(payload, now));
 
 describe('parseAlertmanagerWebhook', () => {
-  it('maps a firing group to one alert per instance (reference §1.5)', () => {
+  it('maps a firing group to one alert per instance', () => {
     const alerts = parse(fixture('alertmanager-firing'));
     expect(alerts).toHaveLength(2);
     expect(alerts[0]).toEqual({
@@ -46,7 +46,7 @@ describe('parseAlertmanagerWebhook', () => {
     expect(alerts.map((a) => a.source)).toEqual(['metrics-alertmanager', 'metrics-alertmanager']);
   });
 
-  it('resolves with the real endsAt (reference §1.6)', () => {
+  it('resolves with the real endsAt', () => {
     const alerts = parse(fixture('alertmanager-resolved'));
     expect(alerts.map((a) => [a.fingerprint, a.status, a.endedAt?.toISOString()])).toEqual([
       ['3a5c9e0f1b2d4c67', 'resolved', '2026-05-04T09:41:01.512Z'],
@@ -54,7 +54,7 @@ describe('parseAlertmanagerWebhook', () => {
     ]);
   });
 
-  it('takes the status of each alert, not of the group (reference §1.3)', () => {
+  it('takes the status of each alert, not of the group', () => {
     const payload = fixture('alertmanager-mixed');
     expect(payload.status).toBe('firing');
     expect(parse(payload).map((a) => [a.status, a.endedAt?.toISOString() ?? null])).toEqual([
@@ -85,7 +85,7 @@ describe('parseAlertmanagerWebhook', () => {
     expect(alert?.description).toBe('pg_replication_lag_seconds > 300 for 5m');
   });
 
-  it('maps severity words (reference §4), falling back to common and group labels, then warning', () => {
+  it('maps severity words, falling back to common and group labels, then warning', () => {
     const severities = (labels: Array<string | undefined>, common?: string, group?: string) => {
       const payload = fixture('alertmanager-firing');
       payload.alerts = labels.map((severity, i) => ({
@@ -133,7 +133,7 @@ describe('parseAlertmanagerWebhook', () => {
     expect(second?.endedAt).toEqual(now);
   });
 
-  it('ignores fields it does not know, old or new (reference §0.4)', () => {
+  it('ignores fields it does not know, old or new', () => {
     const payload = fixture('alertmanager-firing');
     payload.numFiring = 2;
     payload.routeLabels = { team: 'db' };

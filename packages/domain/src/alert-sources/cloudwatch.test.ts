@@ -16,7 +16,7 @@ function notification(name: string): SnsNotification {
 const alarmOf = (name: string) => JSON.parse(notification(name).Message);
 
 describe('parseCloudWatchNotification', () => {
-  it('raises an ALARM as a firing alert keyed by AlarmArn (reference §3.8, §3.10)', () => {
+  it('raises an ALARM as a firing alert keyed by AlarmArn', () => {
     const [alert, ...rest] = alertsOrThrow(
       parseCloudWatchNotification(notification('sns-notification-alarm'), now),
     );

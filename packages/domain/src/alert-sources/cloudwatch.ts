@@ -13,18 +13,22 @@ import { webhookIntegrations } from './webhook-integrations';
 export interface CloudWatchOptions {
   /** The SNS topic the alarm came through: its region stands in when the alarm has no `AlarmArn`. */
   topicArn?: string;
-  /** CloudWatch has no severity (reference §3.10); used when the description names none. Default `warning`. */
+  /** CloudWatch has no severity; used when the description names none. Default `warning`. */
   defaultSeverity?: AlertSeverity;
-  /** `ignore` (default, reference §3.10): no alert, a note in `ignored`. `firing`: treat like ALARM. */
+  /** `ignore` (default): no alert, a note in `ignored`. `firing`: treat like ALARM. */
   insufficientData?: 'ignore' | 'firing';
 }
 
-/** Our documented convention (reference §3.10): `severity=critical` (or `severity: p1`…) in AlarmDescription. */
+/**
+ * Our documented convention: `severity=critical` (or `severity: p1`…) in AlarmDescription
+ * (docs/integrations/alert-webhooks.md#cloudwatch-via-sns, "Mapping").
+ */
 const severityInDescription = /\bseverity\s*[=:]\s*([a-z0-9_-]+)/i;
 
 /**
- * The CloudWatch alarm inside an SNS Notification's `Message` (reference §3.6): the JSON string as SNS
- * delivers it, or the already parsed object. ALARM → firing, OK → resolved, INSUFFICIENT_DATA per options.
+ * The CloudWatch alarm inside an SNS Notification's `Message`: the JSON string as SNS delivers it, or
+ * the already parsed object. ALARM → firing, OK → resolved, INSUFFICIENT_DATA per options (fields and
+ * mapping: docs/integrations/alert-webhooks.md#cloudwatch-via-sns, "The alarm" and "Mapping").
  * Problems are reported under `Message` because that is where the sender put the document.
  */
 export function parseCloudWatchAlarm(
@@ -76,7 +80,7 @@ function toAlertInput(alarm: CloudWatchAlarm, now: Date, options: CloudWatchOpti
     severity: normalizeSeverity(namedSeverity) ?? options.defaultSeverity ?? 'warning',
     status,
     externalId: null,
-    // The alarm ARN is stable across state changes, so ALARM and the later OK meet (reference §3.10).
+    // The alarm ARN is stable across state changes, so ALARM and the later OK meet.
     fingerprint:
       firstText(alarm.AlarmArn) ??
       `cw:${firstText(alarm.AWSAccountId) ?? 'unknown'}:${region ?? 'unknown'}:${alarm.AlarmName}`,

@@ -6,7 +6,7 @@ import { alertsOrThrow } from './parse-result';
 const now = new Date('2026-05-04T12:00:05.000Z');
 
 describe('parseGenericWebhook', () => {
-  it('fills the spec defaults: warning, firing, started now, no dedup key', () => {
+  it('fills the documented defaults: warning, firing, started now, no dedup key', () => {
     const result = parseGenericWebhook({ alerts: [{ title: 'Disk on db-1 is 92% full' }] }, now);
     expect(result).toEqual({
       ok: true,

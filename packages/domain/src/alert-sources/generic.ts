@@ -2,9 +2,10 @@ import { type AlertInput, type GenericAlert, GenericWebhookBody } from '@firebre
 import { accepted, type ParseResult, problemsOf, rejected } from './parse-result';
 
 /**
- * The generic webhook body (spec §2.2, §4.2) → AlertInput[]. All or nothing: one bad element rejects the
- * request with a problem per field (`alerts[3].title`), since nothing in a rejected request is stored
- * (CONTRACT.md §6). The sender's `external_id` is the dedup key; there is no fingerprint.
+ * The generic webhook body (docs/integrations/alert-webhooks.md#generic) → AlertInput[]. All or
+ * nothing: one bad element rejects the request with a problem per field (`alerts[3].title`), since
+ * nothing in a rejected request is stored. The sender's `external_id` is the dedup key; there is no
+ * fingerprint.
  */
 export function parseGenericWebhook(payload: unknown, now: Date): ParseResult {
   const parsed = GenericWebhookBody.safeParse(payload);
@@ -23,7 +24,7 @@ function toAlertInput(alert: GenericAlert, now: Date): AlertInput {
     source: alert.source ?? null,
     labels: alert.labels ?? {},
     annotations: alert.annotations ?? {},
-    // started_at defaults to the time of receipt (spec §2.2); the sender has no field for the end, so a
+    // started_at defaults to the time of receipt; the sender has no field for the end, so a
     // resolved alert ended when we heard about it. Each alert gets its own Date: Dates are mutable.
     startedAt: new Date(alert.started_at ?? now),
     endedAt: alert.status === 'resolved' ? new Date(now) : null,

@@ -8,7 +8,7 @@ const now = new Date('2026-05-04T10:30:00.000Z');
 const parse = (payload: unknown) => alertsOrThrow(parseGrafanaWebhook(payload, now));
 
 describe('parseGrafanaWebhook', () => {
-  it('maps a firing alert with its links and evaluated values (reference §2.3)', () => {
+  it('maps a firing alert with its links and evaluated values', () => {
     const [alert, ...rest] = parse(fixture('grafana-firing'));
     expect(rest).toEqual([]);
     expect(alert).toEqual({
@@ -41,7 +41,7 @@ describe('parseGrafanaWebhook', () => {
     });
   });
 
-  it('resolves with endsAt and the latest values (reference §2.4)', () => {
+  it('resolves with endsAt and the latest values', () => {
     const [alert] = parse(fixture('grafana-resolved'));
     expect(alert).toMatchObject({
       status: 'resolved',
@@ -74,7 +74,7 @@ describe('parseGrafanaWebhook', () => {
     expect(parse(payload)[0]?.title).toBe('[FIRING:1] DiskAlmostFull Infra (db-1 warning)');
   });
 
-  it('defaults to warning when no severity label is set (Grafana has none built in, §2.6)', () => {
+  it('defaults to warning when no severity label is set (Grafana has none built in)', () => {
     const payload = fixture('grafana-firing');
     delete payload.alerts[0].labels.severity;
     delete payload.commonLabels.severity;
@@ -86,7 +86,7 @@ describe('parseGrafanaWebhook', () => {
     expect(parse(payload).map((a) => a.severity)).toEqual(['warning', 'critical']);
   });
 
-  it('ignores fields it does not know (reference §0.4)', () => {
+  it('ignores fields it does not know', () => {
     const payload = fixture('grafana-firing');
     payload.appVersion = '12.1.0';
     payload.alerts[0].enrichments = [{ type: 'x' }];

@@ -4,8 +4,9 @@ import { mapPrometheusAlert } from './prometheus-alert';
 import { webhookIntegrations } from './webhook-integrations';
 
 /**
- * Grafana unified-alerting webhook contact point, `version: "1"` (reference §2.2) → one AlertInput per
- * `alerts[]` element, mapped like Alertmanager's (§2.6: same keys, severity from `labels.severity`).
+ * Grafana unified-alerting webhook contact point, `version: "1"` → one AlertInput per `alerts[]`
+ * element, mapped like Alertmanager's: same keys, severity from `labels.severity`
+ * (docs/integrations/alert-webhooks.md#grafana).
  * Grafana strips the private `__…__` labels before sending and resurfaces them as fields; those fields
  * (links, evaluated values, rule UID) become annotations so a responder sees them next to the runbook.
  */

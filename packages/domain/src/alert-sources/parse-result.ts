@@ -4,7 +4,8 @@ import { type AlertInput, AppError, toValidationIssues, type ValidationIssue } f
  * What every alert-source parser returns. Parsers return a value instead of throwing: a bad payload is
  * expected input, not a bug, and callers differ in what they do with it (the ingest app answers 400 with
  * the problems as `details`, a replay of a stored payload logs and skips). So a parser never throws, for
- * any JSON value; `alertsOrThrow` turns a rejection into the contract's `validation_failed` error.
+ * any JSON value; `alertsOrThrow` turns a rejection into the API's `validation_failed` error
+ * (docs/api.md#validation-errors).
  * `ignored` explains accepted input that produced no alert (e.g. a CloudWatch INSUFFICIENT_DATA state).
  */
 export type ParseResult =

@@ -4,8 +4,9 @@ import { clip, firstText, presentEntries } from './alert-text';
 import { severityFromLabels } from './severity';
 
 /**
- * The mapping Alertmanager (reference §1) and Grafana unified alerting (§2, which embeds Alertmanager's
- * template data) share: one AlertInput per element of `alerts[]`, keyed by the per-instance `fingerprint`.
+ * The mapping Alertmanager and Grafana unified alerting (which embeds Alertmanager's template data)
+ * share: one AlertInput per element of `alerts[]`, keyed by the per-instance `fingerprint`
+ * (docs/integrations/alert-webhooks.md#alertmanager, #grafana).
  */
 
 export type PrometheusAlert = AlertmanagerPayload['alerts'][number];
@@ -16,8 +17,9 @@ export type PrometheusGroup = Pick<
 >;
 
 /**
- * Go's `time.Time{}` (`0001-01-01T00:00:00Z`) is a valid JS Date, not NaN (reference §0.6): Alertmanager
- * sends it as `endsAt` of every firing alert. Anything in year 1 or before counts as "no time".
+ * Go's `time.Time{}` (`0001-01-01T00:00:00Z`) is a valid JS Date, not NaN: Alertmanager sends it as
+ * `endsAt` of every firing alert. Anything in year 1 or before counts as "no time"
+ * (docs/integrations/alert-webhooks.md#rules-for-every-source).
  */
 export function isGoZeroTime(date: Date): boolean {
   return date.getUTCFullYear() <= 1;
@@ -52,8 +54,8 @@ export function mapPrometheusAlert(
   { source, extraAnnotations = {}, fallbackTitle }: PrometheusMapping,
 ): AlertInput {
   const labels = alert.labels ?? {};
-  // commonAnnotations is the intersection of the alerts' annotations (reference §1.2), so it only fills gaps
-  // (e.g. in hand-written payloads); the alert's own values win. Links we derive come after the sender's
+  // commonAnnotations is the intersection of the alerts' annotations, so it only fills gaps (e.g. in
+  // hand-written payloads); the alert's own values win. Links we derive come after the sender's
   // annotations and never replace one of them.
   const annotations: Record<string, unknown> = { ...group.commonAnnotations, ...alert.annotations };
   const derived = presentEntries({
@@ -64,7 +66,7 @@ export function mapPrometheusAlert(
   for (const [name, value] of Object.entries(derived)) {
     if (!Object.hasOwn(annotations, name)) annotations[name] = value;
   }
-  // Per-alert status: a group that is still firing may carry resolved members (reference §1.3).
+  // Per-alert status: a group that is still firing may carry resolved members.
   const status = alert.status ?? group.status ?? 'firing';
   const title = firstText(annotations.summary, labels.alertname, fallbackTitle) ?? 'Untitled alert';
   const description = firstText(annotations.description, annotations.message);
@@ -79,7 +81,8 @@ export function mapPrometheusAlert(
     labels,
     annotations,
     startedAt: sourceTime(alert.startsAt) ?? new Date(now),
-    // Firing alerts carry the zero time (§1.2); a resolved one without a real endsAt ended by the time we heard.
+    // Firing alerts carry the Go zero time as endsAt; a resolved one without a real endsAt ended by the
+    // time we heard.
     endedAt: status === 'resolved' ? (sourceTime(alert.endsAt) ?? new Date(now)) : null,
   };
 }

@@ -1,7 +1,8 @@
 import type { AlertSeverity } from '@firebreak/schema';
 
-// reference/alert-sources.md §4. Our alert severities have no `high`; its `error|high|major|p2|sev2` group
-// maps to `warning`, which becomes an incident of severity `high` (CONTRACT.md §6), as §4 intends.
+// The senders' severity words (docs/integrations/alert-webhooks.md#severity). Our alert severities have no
+// `high`; the `error|high|major|p2|sev2` group maps to `warning`, which opens an incident of severity `high`
+// (docs/api.md#alerts), so those alerts still land one step below critical.
 const severityGroups: ReadonlyArray<readonly [AlertSeverity, readonly string[]]> = [
   ['critical', ['critical', 'crit', 'page', 'p1', 'sev1', 'fatal', 'emergency']],
   ['warning', ['error', 'err', 'high', 'major', 'p2', 'sev2']],
@@ -19,7 +20,7 @@ export function normalizeSeverity(raw: unknown): AlertSeverity | null {
 
 /**
  * The first recognised `severity` label, looking at the alert's labels, then the group's common labels,
- * then its group labels (reference §4); unknown or missing → `fallback`. The raw value stays in the labels.
+ * then its group labels; unknown or missing → `fallback`. The raw value stays in the labels.
  */
 export function severityFromLabels(
   labelSets: ReadonlyArray<Record<string, string> | null | undefined>,

@@ -98,7 +98,7 @@ describe('parseSnsEnvelope', () => {
 });
 
 describe('snsStringToSign', () => {
-  it('is byte-exact for the reference Notification (§3.4 worked example)', () => {
+  it('is byte-exact for a CloudWatch alarm Notification', () => {
     const notification = envelope('sns-notification-alarm');
     expect(snsStringToSign(notification)).toBe(
       `Message\n${notification.Message}\nMessageId\n0f2a6a4e-5d1b-5c8e-9a7e-1b2c3d4e5f60\n` +
@@ -185,7 +185,7 @@ describe('verifySnsSignature', () => {
 });
 
 describe('isAllowedCertUrl', () => {
-  // The default of SNS_CERT_URL_PATTERN (CONTRACT.md §2).
+  // The default of SNS_CERT_URL_PATTERN (README.md#configuration).
   const pattern = /^https:\/\/sns\.[a-z0-9-]+\.amazonaws\.com(\.cn)?\//;
   const real =
     'https://sns.us-east-1.amazonaws.com/SimpleNotificationService-9c6465fa7f48f5cacd23014631ec1136.pem';

@@ -3,10 +3,12 @@ import { SnsEnvelope, type ValidationIssue } from '@firebreak/schema';
 import { problemsOf } from './parse-result';
 
 /**
- * The Amazon SNS HTTP(S) envelope (reference §3.2–§3.4), the pure half of its checks. The ingest app does
- * the I/O: it checks `SigningCertURL` with `isAllowedCertUrl`, fetches and caches the certificate, calls
+ * The Amazon SNS HTTP(S) envelope, the pure half of its checks. The ingest app does the I/O: it checks
+ * `SigningCertURL` with `isAllowedCertUrl`, fetches and caches the certificate, calls
  * `verifySnsSignature`, checks `TopicArn` against the allowlist in Settings when one is set, and hands a
- * Notification's `Message` to `parseCloudWatchNotification`. Like the alert parsers, nothing here throws on bad input.
+ * Notification's `Message` to `parseCloudWatchNotification`. Like the alert parsers, nothing here throws
+ * on bad input. Envelope, signature and message types: "Envelope", "Signature" and "Types" under
+ * docs/integrations/alert-webhooks.md#cloudwatch-via-sns.
  */
 
 export type SnsParseResult = { ok: true; envelope: SnsEnvelope } | { ok: false; problems: ValidationIssue[] };
@@ -18,7 +20,7 @@ export function parseSnsEnvelope(payload: unknown): SnsParseResult {
     : { ok: false, problems: problemsOf(parsed.error) };
 }
 
-// Reference §3.4 step 5: these keys, in this order, each only if present. Both confirmation types use the
+// The string to sign: these keys, in this order, each only if present. Both confirmation types use the
 // subscription list, as the AWS docs say (the official JS validator wrongly uses the notification list for
 // UnsubscribeConfirmation). Unsigned fields (UnsubscribeURL, MessageAttributes) can be altered by anyone.
 const signedKeys: Record<SnsEnvelope['Type'], readonly string[]> = {
@@ -46,7 +48,7 @@ export function snsStringToSign(envelope: SnsEnvelope): string {
   return out;
 }
 
-// SignatureVersion 1 = SHA1withRSA, 2 = SHA256withRSA, both PKCS#1 v1.5 (reference §3.4 step 6).
+// SignatureVersion 1 = SHA1withRSA, 2 = SHA256withRSA, both PKCS#1 v1.5.
 const algorithms = { '1': 'RSA-SHA1', '2': 'RSA-SHA256' } as const;
 const base64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
@@ -71,13 +73,14 @@ export function verifySnsSignature(envelope: SnsEnvelope, certificatePem: string
 export interface SnsUrlOptions {
   /**
    * Also accept loopback hosts (`localhost`, `127.x.x.x`, `[::1]`), over http or https: for the local fake
-   * that tests point `SNS_CERT_URL_PATTERN` at (CONTRACT.md §2). Off in production.
+   * that tests point `SNS_CERT_URL_PATTERN` at (docs/integrations/alert-webhooks.md#cloudwatch-via-sns).
+   * Off in production.
    */
   allowLoopback?: boolean;
 }
 
 /**
- * Whether the service may fetch `SigningCertURL` (reference §3.4 step 3): it must match `pattern`
+ * Whether the service may fetch `SigningCertURL` (the first signature check): it must match `pattern`
  * (`SNS_CERT_URL_PATTERN`) and, whatever the pattern says, be https, carry no credentials, query or
  * fragment, name a host (not an IP address) and a `.pem` path. Without this an attacker could make us
  * fetch their own certificate, or any URL (SSRF).
@@ -88,8 +91,8 @@ export function isAllowedCertUrl(url: string, pattern: RegExp, options: SnsUrlOp
 }
 
 /**
- * Whether the service may GET a SubscriptionConfirmation's `SubscribeURL` (reference §3.3): the same host
- * rules as the certificate, path `/`, `Action=ConfirmSubscription`.
+ * Whether the service may GET a SubscriptionConfirmation's `SubscribeURL`: the same host rules as the
+ * certificate, path `/`, `Action=ConfirmSubscription`.
  */
 export function isAllowedSubscribeUrl(url: string, pattern: RegExp, options: SnsUrlOptions = {}): boolean {
   const parsed = checkedUrl(url, pattern, options);

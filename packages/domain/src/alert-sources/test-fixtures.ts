@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * Test support, not part of the package API: a fresh copy of `fixtures/<name>.json` (payloads from
- * reference/alert-sources.md), typed loosely so a test can break exactly the field it is about.
+ * Test support, not part of the package API: a fresh copy of `fixtures/<name>.json` (payloads as each
+ * sender posts them, described in docs/integrations/alert-webhooks.md), typed loosely so a test can break
+ * exactly the field it is about.
  */
 // biome-ignore lint/suspicious/noExplicitAny: tests mutate fixtures at arbitrary depth.
 export type Fixture = Record<string, any>;

@@ -6,7 +6,7 @@ import { canWrite, useMe } from '../../lib/session';
 import { CommanderControl } from './CommanderControl';
 import { useIncidentChange } from './use-incident-change';
 
-/** Acknowledge, Resolve, severity and commander: the spec's incident actions (member role). */
+/** Acknowledge, Resolve, severity and commander: the incident actions of a member (docs/api.md#roles). */
 export function IncidentActions({ incident }: { incident: Incident }) {
   const me = useMe();
   const change = useIncidentChange(incident);
