@@ -72,9 +72,10 @@ export function verifySnsSignature(envelope: SnsEnvelope, certificatePem: string
 
 export interface SnsUrlOptions {
   /**
-   * Also accept loopback hosts (`localhost`, `127.x.x.x`, `[::1]`), over http or https: for the local fake
-   * that tests point `SNS_CERT_URL_PATTERN` at (docs/integrations/alert-webhooks.md#cloudwatch-via-sns).
-   * Off in production.
+   * Also accept loopback hosts (`localhost`, `127.x.x.x`, `[::1]`), over http or https. The URL must still
+   * match the pattern, and the default `SNS_CERT_URL_PATTERN` names only Amazon's hosts, so loopback is
+   * reachable only when an operator's pattern names it, as the tests' local fake does
+   * (docs/integrations/alert-webhooks.md#cloudwatch-via-sns).
    */
   allowLoopback?: boolean;
 }
