@@ -2,14 +2,15 @@
 // shows as `/ready` 503, 500 `database_unavailable` on the API, and one log line that names it in the
 // runbooks' words with the server's message kept — one line however many requests fail, counted in
 // /metrics. docs/runbooks/ quote these lines and these set-ups.
+
 import { resolve } from 'node:path';
 import { loadConfig } from '@firebreak/config';
 import { createRuntime, prepareDatabase } from '@firebreak/runtime';
+import { failureCount } from '@firebreak/runtime/testing';
 import { captureLogs, getFreePort, PrivatePostgres, startProcess, testRedisUrl } from '@firebreak/testing';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FailingApi, startFailingApi } from './support/failing-api';
-import { failureCount } from './support/failures';
 
 const repoRoot = resolve(import.meta.dirname, '..');
 const apis: FailingApi[] = [];

@@ -1,11 +1,11 @@
 // Each key-value store failure the runbooks list (docs/runbooks/README.md), provoked against a private
 // redis-server, shows as `/ready` 200 `degraded` (the API keeps working) and one log line naming it,
 // however often the client retries; counted in /metrics. docs/runbooks/ quote these.
+import { failureCount } from '@firebreak/runtime/testing';
 import { createTestDatabase, getFreePort, PrivateRedis, type TestDatabase } from '@firebreak/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FailingApi, startFailingApi } from './support/failing-api';
-import { failureCount } from './support/failures';
 
 let db: TestDatabase;
 const apis: FailingApi[] = [];

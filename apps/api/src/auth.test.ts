@@ -1,9 +1,4 @@
-import {
-  createTestRuntime,
-  createTestUser,
-  type TestRuntime,
-  type TestUser,
-} from '@firebreak/runtime/testing';
+import { createTestUser, startTestApp, type TestRuntime, type TestUser } from '@firebreak/runtime/testing';
 import { bodyOf } from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app';
@@ -15,11 +10,11 @@ let member: TestUser;
 let viewer: TestUser;
 
 beforeAll(async () => {
-  runtime = await createTestRuntime();
-  app = createApp({ ctx: runtime.ctx, ready: runtime.ready, config: runtime.config });
-  admin = await createTestUser(runtime, 'admin');
-  member = await createTestUser(runtime, 'member');
-  viewer = await createTestUser(runtime, 'viewer');
+  ({
+    runtime,
+    app,
+    users: { admin, member, viewer },
+  } = await startTestApp(createApp, { users: { admin: 'admin', member: 'member', viewer: 'viewer' } }));
 });
 afterAll(() => runtime.cleanup());
 

@@ -1,11 +1,12 @@
 import { incidents, settings } from '@firebreak/db';
 import {
-  createTestRuntime,
   createTestUser,
+  oneUserPerRole,
+  startTestApp,
   type TestRuntime,
   type TestUser,
 } from '@firebreak/runtime/testing';
-import { bodyOf, type TestClient, testClient } from '@firebreak/testing';
+import { bodyOf, type TestClient } from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app';
 
@@ -19,13 +20,17 @@ let ben: TestUser;
 let scheduleId: string;
 
 beforeAll(async () => {
-  runtime = await createTestRuntime();
-  api = testClient(createApp({ ctx: runtime.ctx, ready: runtime.ready, config: runtime.config }));
-  admin = await createTestUser(runtime, 'admin', 'Ada Admin');
-  member = await createTestUser(runtime, 'member', 'Mia Member');
-  viewer = await createTestUser(runtime, 'viewer', 'Vic Viewer');
-  ana = await createTestUser(runtime, 'member', 'Ana Alves');
-  ben = await createTestUser(runtime, 'member', 'Ben Brandt');
+  ({
+    runtime,
+    api,
+    users: { admin, member, viewer, ana, ben },
+  } = await startTestApp(createApp, {
+    users: {
+      ...oneUserPerRole,
+      ana: { role: 'member', name: 'Ana Alves' },
+      ben: { role: 'member', name: 'Ben Brandt' },
+    },
+  }));
   const schedule = await api('POST', '/api/v1/schedules', { token: admin.token, body: { name: 'Primary' } });
   scheduleId = (await bodyOf(schedule)).id;
 });

@@ -1,10 +1,5 @@
-import {
-  createTestRuntime,
-  createTestUser,
-  type TestRuntime,
-  type TestUser,
-} from '@firebreak/runtime/testing';
-import { bodyOf, type TestClient, testClient } from '@firebreak/testing';
+import { startTestApp, type TestRuntime, type TestUser } from '@firebreak/runtime/testing';
+import { bodyOf, type TestClient } from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app';
 
@@ -13,9 +8,11 @@ let api: TestClient;
 let viewer: TestUser;
 
 beforeAll(async () => {
-  runtime = await createTestRuntime();
-  api = testClient(createApp({ ctx: runtime.ctx, ready: runtime.ready, config: runtime.config }));
-  viewer = await createTestUser(runtime, 'viewer');
+  ({
+    runtime,
+    api,
+    users: { viewer },
+  } = await startTestApp(createApp, { users: { viewer: 'viewer' } }));
   // 1 200 incidents straight into the table: severity cycles, every third is acknowledged.
   await runtime.sql`
     insert into incidents (title, severity, status, source, acknowledged_at, created_at)

@@ -1,5 +1,5 @@
-import { createTestRuntime, createTestUser, type TestRuntime } from '@firebreak/runtime/testing';
-import { bodyOf, type TestClient, testClient } from '@firebreak/testing';
+import { createTestUser, startTestApp, type TestRuntime } from '@firebreak/runtime/testing';
+import { bodyOf, type TestClient } from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app';
 
@@ -7,8 +7,7 @@ let runtime: TestRuntime;
 let api: TestClient;
 
 beforeAll(async () => {
-  runtime = await createTestRuntime();
-  api = testClient(createApp({ ctx: runtime.ctx, ready: runtime.ready, config: runtime.config }));
+  ({ runtime, api } = await startTestApp(createApp));
 });
 afterAll(() => runtime.cleanup());
 

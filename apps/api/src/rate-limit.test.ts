@@ -1,10 +1,5 @@
-import {
-  createTestRuntime,
-  createTestUser,
-  type TestRuntime,
-  type TestUser,
-} from '@firebreak/runtime/testing';
-import { bodyOf, PrivateRedis, type TestClient, testClient, waitFor } from '@firebreak/testing';
+import { createTestUser, startTestApp, type TestRuntime, type TestUser } from '@firebreak/runtime/testing';
+import { bodyOf, PrivateRedis, type TestClient, waitFor } from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app';
 
@@ -16,10 +11,15 @@ let other: TestUser;
 
 beforeAll(async () => {
   redis = await PrivateRedis.start();
-  runtime = await createTestRuntime({ redisUrl: redis.url, env: { RATE_LIMIT_REQUESTS_PER_MINUTE: '5' } });
-  api = testClient(createApp({ ctx: runtime.ctx, ready: runtime.ready, config: runtime.config }));
-  user = await createTestUser(runtime, 'viewer');
-  other = await createTestUser(runtime, 'viewer');
+  ({
+    runtime,
+    api,
+    users: { user, other },
+  } = await startTestApp(createApp, {
+    redisUrl: redis.url,
+    env: { RATE_LIMIT_REQUESTS_PER_MINUTE: '5' },
+    users: { user: 'viewer', other: 'viewer' },
+  }));
   await waitFor(() => runtime.redis.status === 'ready', { what: 'redis' });
 });
 afterAll(async () => {

@@ -1,10 +1,11 @@
 import {
-  createTestRuntime,
   createTestUser,
+  oneUserPerRole,
+  startTestApp,
   type TestRuntime,
   type TestUser,
 } from '@firebreak/runtime/testing';
-import { bodyOf, type TestClient, testClient } from '@firebreak/testing';
+import { bodyOf, type TestClient } from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app';
 
@@ -17,13 +18,17 @@ let ana: TestUser;
 let ben: TestUser;
 
 beforeAll(async () => {
-  runtime = await createTestRuntime();
-  api = testClient(createApp({ ctx: runtime.ctx, ready: runtime.ready, config: runtime.config }));
-  admin = await createTestUser(runtime, 'admin', 'Ada Admin');
-  member = await createTestUser(runtime, 'member', 'Mia Member');
-  viewer = await createTestUser(runtime, 'viewer', 'Vic Viewer');
-  ana = await createTestUser(runtime, 'member', 'Ana Alves');
-  ben = await createTestUser(runtime, 'member', 'Ben Brandt');
+  ({
+    runtime,
+    api,
+    users: { admin, member, viewer, ana, ben },
+  } = await startTestApp(createApp, {
+    users: {
+      ...oneUserPerRole,
+      ana: { role: 'member', name: 'Ana Alves' },
+      ben: { role: 'member', name: 'Ben Brandt' },
+    },
+  }));
   await runtime.sql`update users set slack_user_id = 'U0ANA' where id = ${ana.id}`;
 });
 afterAll(() => runtime.cleanup());

@@ -3,12 +3,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  createTestRuntime,
-  createTestUser,
-  type TestRuntime,
-  type TestUser,
-} from '@firebreak/runtime/testing';
+import { startTestApp, type TestRuntime, type TestUser } from '@firebreak/runtime/testing';
 import { bodyOf } from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app';
@@ -19,13 +14,18 @@ let app: ReturnType<typeof createApp>;
 let member: TestUser;
 
 beforeAll(async () => {
-  runtime = await createTestRuntime({ env: { PUBLIC_URL: 'https://firebreak.example.com' } });
   webRoot = mkdtempSync(join(tmpdir(), 'firebreak-web-'));
   mkdirSync(join(webRoot, 'assets'));
   writeFileSync(join(webRoot, 'index.html'), '<!doctype html><div id="root"></div>');
   writeFileSync(join(webRoot, 'assets', 'index-abc123.js'), 'console.log(1)');
-  app = createApp({ ctx: runtime.ctx, ready: runtime.ready, config: runtime.config, webRoot });
-  member = await createTestUser(runtime, 'member');
+  ({
+    runtime,
+    app,
+    users: { member },
+  } = await startTestApp((deps) => createApp({ ...deps, webRoot }), {
+    env: { PUBLIC_URL: 'https://firebreak.example.com' },
+    users: { member: 'member' },
+  }));
 });
 afterAll(async () => {
   rmSync(webRoot, { recursive: true, force: true });

@@ -38,10 +38,7 @@ export async function handleEscalationCheck(
   const outcome = await runEscalation(ctx, incidentId);
   await scheduleWakeUp(ctx, queues, incidentId, outcome).catch((error: Error) => {
     // The deadline is safe in PostgreSQL; the reconciler fires it if this wake-up never arrives.
-    ctx.logger.warn(
-      { incident_id: incidentId, err: { message: error.message } },
-      'escalation wake-up not scheduled',
-    );
+    ctx.logger.warn({ incident_id: incidentId, err: error }, 'escalation wake-up not scheduled');
   });
 }
 
@@ -62,7 +59,7 @@ export function startEscalationReconciler(ctx: ServiceContext, intervalMs = 1000
       .catch((error: Error) => {
         // A database outage would otherwise log a line every second.
         if (!reportIfDatabaseUnavailable(ctx, error)) {
-          ctx.logger.warn({ err: { message: error.message } }, 'escalation reconciler pass failed');
+          ctx.logger.warn({ err: error }, 'escalation reconciler pass failed');
         }
         return 0;
       })

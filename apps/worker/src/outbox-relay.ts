@@ -45,11 +45,7 @@ export async function startOutboxRelay(
         } catch (error) {
           if (reportIfDatabaseUnavailable(ctx, error)) continue;
           // Logged once per outage, not once per tick; the rows are safe in PostgreSQL meanwhile.
-          if (!failing)
-            ctx.logger.warn(
-              { err: { message: (error as Error).message } },
-              'outbox relay: waiting for the queue',
-            );
+          if (!failing) ctx.logger.warn({ err: error }, 'outbox relay: waiting for the queue');
           failing = true;
         }
       } while (again && !stopped);

@@ -47,7 +47,7 @@ export async function startWorker(ctx: ServiceContext, options: WorkerOptions): 
       concurrency: 16,
       onFailed: (job, error) => {
         ctx.metrics.jobFailures.inc({ queue: 'escalation' });
-        ctx.logger.error({ job_id: job?.id, job: job?.name, err: { message: error.message } }, 'job failed');
+        ctx.logger.error({ job_id: job?.id, job: job?.name, err: error }, 'job failed');
       },
     },
   );
@@ -58,7 +58,7 @@ export async function startWorker(ctx: ServiceContext, options: WorkerOptions): 
     concurrency: 2,
     onFailed: (job, error) => {
       ctx.metrics.jobFailures.inc({ queue: 'ai' });
-      ctx.logger.error({ job_id: job?.id, job: job?.name, err: { message: error.message } }, 'job failed');
+      ctx.logger.error({ job_id: job?.id, job: job?.name, err: error }, 'job failed');
     },
   });
   const relay = await startOutboxRelay(ctx, queues, intervalMs);

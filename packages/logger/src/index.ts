@@ -30,6 +30,22 @@ export const redactedPaths = [
   'config.ai.apiKey',
 ];
 
+/**
+ * Every error is logged under `err` in one shape: `type`, `message`, `code` when it has one, and
+ * `stack`. Nothing else of the error is copied: a client's error can carry the request it failed on,
+ * headers and parameters included, and the redaction paths cannot reach every depth.
+ */
+export function serializeError(value: unknown): unknown {
+  if (!(value instanceof Error)) return value;
+  const code = (value as { code?: unknown }).code;
+  return {
+    type: value.constructor?.name ?? value.name,
+    message: value.message,
+    ...(code === undefined ? {} : { code }),
+    stack: value.stack,
+  };
+}
+
 export interface CreateLoggerOptions {
   level?: LoggerOptions['level'];
   name?: string;
@@ -41,6 +57,7 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
     level: options.level ?? 'info',
     base: options.name ? { app: options.name } : {},
     redact: { paths: redactedPaths, censor: '[redacted]' },
+    serializers: { err: serializeError },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
   };

@@ -26,6 +26,22 @@ describe('createLogger', () => {
     expect(typeof lines[0]?.time).toBe('string');
   });
 
+  it('logs an error under `err` as type, message, code and stack, and nothing else of it', () => {
+    const { logger, lines } = capture();
+    const error = Object.assign(new TypeError('connect ECONNREFUSED 127.0.0.1:5432'), {
+      code: 'ECONNREFUSED',
+      request: { headers: { authorization: 'Bearer xoxb-secret' } },
+    });
+    logger.error({ err: error }, 'request failed');
+    expect(lines[0]?.err).toEqual({
+      type: 'TypeError',
+      message: 'connect ECONNREFUSED 127.0.0.1:5432',
+      code: 'ECONNREFUSED',
+      stack: expect.stringContaining('TypeError: connect ECONNREFUSED'),
+    });
+    expect(JSON.stringify(lines[0])).not.toContain('xoxb-secret');
+  });
+
   it('redacts secrets wherever they appear', () => {
     const { logger, lines } = capture();
     logger.info(

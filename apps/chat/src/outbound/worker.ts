@@ -82,7 +82,7 @@ function logFailure(ctx: ServiceContext, job: Job | undefined, error: Error): vo
     job_id: job?.id,
     job: job?.name,
     attempt: job?.attemptsMade,
-    err: { message: error.message },
+    err: error,
   };
   if (!final) {
     ctx.logger.debug(fields, 'chat job will be retried');

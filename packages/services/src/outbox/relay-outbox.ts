@@ -45,7 +45,7 @@ export async function relayOutboxOnce(ctx: ServiceContext, queues: JobQueues): P
     for (const bad of poisoned) {
       // Marked sent so it blocks nothing, but it must not go unnoticed.
       await outbox.recordOutboxError(tx, bad.id, bad.error);
-      ctx.logger.error({ outbox_id: bad.id, error: bad.error }, 'outbox row cannot be relayed');
+      ctx.logger.error({ outbox_id: bad.id, err: { message: bad.error } }, 'outbox row cannot be relayed');
     }
     return rows.length;
   });

@@ -1,13 +1,63 @@
-// Spec §5.3 and CONTRACT.md §6: Settings → Chat shows whether chat is configured and what the chat
-// service's `auth.test` says of the bot token (kept a minute), never the token; admins can test it now.
-import { createTestUser } from '@firebreak/runtime/testing';
-import { bodyOf } from '@firebreak/testing';
+// Settings → Chat shows whether chat is configured and what the chat service's `auth.test` says of the
+// bot token (kept a minute), never the token; admins can test it now. The chat service is a fake.
+import type { Env } from '@firebreak/config';
+import {
+  createTestUser,
+  oneUserPerRole,
+  startTestApp,
+  type TestRuntime,
+  type TestUser,
+} from '@firebreak/runtime/testing';
+import {
+  bodyOf,
+  type FakeChatApi,
+  type JsonBody,
+  startFakeChatApi,
+  type TestClient,
+} from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChatTestServer, startChatTestServer } from './support/chat-inbound';
+import { createApp } from './app';
 
-let s: ChatTestServer;
+interface ChatSettingsApp {
+  runtime: TestRuntime;
+  fake: FakeChatApi;
+  api: TestClient;
+  admin: TestUser;
+  get(path: string): Promise<JsonBody>;
+  cleanup(): Promise<void>;
+}
+
+async function startChatSettingsApp(env: Env = {}): Promise<ChatSettingsApp> {
+  const fake = await startFakeChatApi();
+  const {
+    runtime,
+    api,
+    users: { admin },
+  } = await startTestApp(createApp, {
+    env: {
+      CHAT_BOT_TOKEN: fake.botToken,
+      CHAT_SIGNING_SECRET: 'chat-settings-secret',
+      CHAT_API_URL: fake.url,
+      ...env,
+    },
+    users: { admin: oneUserPerRole.admin },
+  });
+  return {
+    runtime,
+    fake,
+    api,
+    admin,
+    get: async (path) => bodyOf(await api('GET', path, { token: admin.token })),
+    cleanup: async () => {
+      await runtime.cleanup();
+      await fake.close();
+    },
+  };
+}
+
+let s: ChatSettingsApp;
 beforeAll(async () => {
-  s = await startChatTestServer();
+  s = await startChatSettingsApp();
 });
 afterAll(() => s.cleanup());
 
@@ -69,9 +119,9 @@ describe('chat settings', () => {
 });
 
 describe('chat settings without a bot token', () => {
-  let off: ChatTestServer;
+  let off: ChatSettingsApp;
   beforeAll(async () => {
-    off = await startChatTestServer({ env: { CHAT_BOT_TOKEN: '', CHAT_SIGNING_SECRET: '' } });
+    off = await startChatSettingsApp({ CHAT_BOT_TOKEN: '', CHAT_SIGNING_SECRET: '' });
   });
   afterAll(() => off.cleanup());
 

@@ -1,22 +1,20 @@
-// CONTRACT.md §7: a chat user is the user with that chat id, else the user with the profile's e-mail
+// A chat user is the user with that chat id, else the user with the profile's e-mail
 // (which then gets the chat id), else a new `member` with `auth_source` chat and no password. The chat
 // API being down must not stop a command: it then runs under the chat name alone.
 import { users } from '@firebreak/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChatTestServer, newChannelId, startChatTestServer } from './support/chat-inbound';
+import { type ChatTestApp, newChannelId, startChatTestApp } from './chat-test-app';
 
-let s: ChatTestServer;
+let s: ChatTestApp;
 beforeAll(async () => {
-  s = await startChatTestServer();
+  s = await startChatTestApp();
 });
 afterAll(() => s.cleanup());
 
 const ackIn = async (channel: string, who: { user_id: string; user_name: string }, text = 'ack') =>
   (await s.command({ ...who, channel_id: channel, text })).body;
 const statusEntries = async (id: string) =>
-  (await s.get(`/api/v1/incidents/${id}/timeline`)).entries.filter(
-    (e: { type: string }) => e.type === 'status_changed',
-  );
+  (await s.timeline(id)).filter((e: { type: string }) => e.type === 'status_changed');
 const usersInfoCalls = () => s.fake.callsTo('users.info').length;
 
 describe('matching chat users', () => {

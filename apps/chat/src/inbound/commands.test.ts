@@ -1,17 +1,17 @@
-// CONTRACT.md §7 and spec §3.1/§4.5: `/incident new|ack|resolve|lead|note|help`, answered within Slack's
+// `/incident new|ack|resolve|lead|note|help`, answered within Slack's
 // 3 seconds, acting on the incident of the channel they are typed in, as the matched user.
 import { users } from '@firebreak/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChatTestServer, newChannelId, startChatTestServer } from './support/chat-inbound';
+import { type ChatTestApp, newChannelId, startChatTestApp } from './chat-test-app';
 
-let s: ChatTestServer;
+let s: ChatTestApp;
 beforeAll(async () => {
-  s = await startChatTestServer();
+  s = await startChatTestApp();
 });
 afterAll(() => s.cleanup());
 
 const alice = { user_id: 'U0ALICE01', user_name: 'alice' };
-const timelineOf = async (id: string) => (await s.get(`/api/v1/incidents/${id}/timeline`)).entries;
+const timelineOf = async (id: string) => await s.timeline(id);
 
 describe('/incident new', () => {
   it('opens an incident from chat and answers in the channel with its number and link', async () => {
@@ -22,7 +22,7 @@ describe('/incident new', () => {
     expect(body.text).toContain(`<https://firebreak.example.test/incidents/${number}|INC-${number}>`);
     expect(body.text).toContain('Checkout &lt;errors&gt; &amp; timeouts');
     expect(body.text).toContain('<@U0ALICE01>');
-    const incident = await s.get(`/api/v1/incidents/${number}`);
+    const incident = await s.incident(number);
     expect(incident).toMatchObject({
       title: 'Checkout <errors> & timeouts',
       severity: 'high',
@@ -65,7 +65,7 @@ describe('commands in an incident channel', () => {
     expect((await run('note')).text).toContain('/incident note &lt;text&gt;');
     expect((await run('resolve')).text).toBe(`You resolved INC-${incident.number}.`);
 
-    const after = await s.get(`/api/v1/incidents/${incident.id}`);
+    const after = await s.incident(incident.id);
     const user = await users.findUserByEmail(s.runtime.sql, 'alice@example.com');
     expect(after).toMatchObject({ status: 'resolved', commander: { id: user!.id, name: 'Alice Doe' } });
     const actor = { type: 'chat', id: user!.id, name: 'Alice Doe' };
@@ -149,7 +149,7 @@ describe('help', () => {
 
 describe('when the database is down', () => {
   it('tells the user in the command answer instead of failing the request', async () => {
-    const down = await startChatTestServer();
+    const down = await startChatTestApp();
     try {
       await down.runtime.sql.end();
       const { status, body } = await down.command({ ...alice, channel_id: 'C0ANY', text: 'ack' });

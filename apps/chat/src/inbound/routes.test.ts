@@ -1,6 +1,8 @@
-// CONTRACT.md §7 and slack-contract.md §1: every inbound chat request carries a v0 signature over its raw
+// Every inbound chat request carries a v0 signature over its raw
 // body, made within 5 minutes; anything else is 401 `invalid_signature`, counted in /metrics, and the log
 // line `invalid_signature` (once per burst: a misconfigured sender must not flood the log).
+
+import { failureCount } from '@firebreak/runtime/testing';
 import {
   blockActionsBody,
   blockActionsPayload,
@@ -13,12 +15,11 @@ import {
   urlVerification,
 } from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChatTestServer, SIGNING_SECRET, startChatTestServer } from './support/chat-inbound';
-import { failureCount } from './support/failures';
+import { type ChatTestApp, SIGNING_SECRET, startChatTestApp } from './chat-test-app';
 
-let s: ChatTestServer;
+let s: ChatTestApp;
 beforeAll(async () => {
-  s = await startChatTestServer();
+  s = await startChatTestApp();
 });
 afterAll(() => s.cleanup());
 
@@ -127,9 +128,9 @@ describe.each(paths)('POST %s', (path) => {
 });
 
 describe('without CHAT_SIGNING_SECRET', () => {
-  let unsigned: ChatTestServer;
+  let unsigned: ChatTestApp;
   beforeAll(async () => {
-    unsigned = await startChatTestServer({ env: { CHAT_SIGNING_SECRET: '' } });
+    unsigned = await startChatTestApp({ env: { CHAT_SIGNING_SECRET: '' } });
   });
   afterAll(() => unsigned.cleanup());
 

@@ -1,5 +1,4 @@
-// CONTRACT.md §7 and spec §3.4/§4.5: the card's buttons (Acknowledge, Make me Lead, Resolve) and the Events
-// API. A click is answered 200 at once; what the user must be told goes to the click's response_url.
+// The card's buttons (Acknowledge, Make me Lead, Resolve) and the Events API. A click is answered 200 at once; what the user must be told goes to the click's response_url.
 import { users } from '@firebreak/db';
 import {
   type BlockActionInput,
@@ -12,16 +11,11 @@ import {
   waitFor,
 } from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type ChatTestServer,
-  newChannelId,
-  SIGNING_SECRET,
-  startChatTestServer,
-} from './support/chat-inbound';
+import { type ChatTestApp, newChannelId, SIGNING_SECRET, startChatTestApp } from './chat-test-app';
 
-let s: ChatTestServer;
+let s: ChatTestApp;
 beforeAll(async () => {
-  s = await startChatTestServer();
+  s = await startChatTestApp();
 });
 afterAll(() => s.cleanup());
 
@@ -47,10 +41,10 @@ describe('card buttons', () => {
     }
     const bob = await users.findUserByEmail(s.runtime.sql, 'bob@example.com');
     expect(bob).toMatchObject({ slack_user_id: 'U0BOB0002', auth_source: 'chat', name: 'Bob Roe' });
-    const after = await s.get(`/api/v1/incidents/${incident.id}`);
+    const after = await s.incident(incident.id);
     expect(after).toMatchObject({ status: 'resolved', commander: { id: bob!.id } });
     const actor = { type: 'chat', id: bob!.id, name: 'Bob Roe' };
-    const entries = (await s.get(`/api/v1/incidents/${incident.id}/timeline`)).entries;
+    const entries = await s.timeline(incident.id);
     expect(
       entries
         .filter((e: { actor: { type: string } }) => e.actor.type === 'chat')
@@ -62,7 +56,7 @@ describe('card buttons', () => {
   it('takes the incident number as the value too', async () => {
     const incident = await s.incidentInChannel(newChannelId());
     await click({ actionId: 'incident_acknowledge', value: String(incident.number) }, false);
-    expect((await s.get(`/api/v1/incidents/${incident.id}`)).status).toBe('acknowledged');
+    expect((await s.incident(incident.id)).status).toBe('acknowledged');
   });
 
   it('tells the user, ephemerally and without replacing the card, what it could not do', async () => {
@@ -102,7 +96,7 @@ describe('card buttons', () => {
       signedBlockActions(SIGNING_SECRET, { type: 'view_submission' }),
     );
     expect(view.status).toBe(200);
-    expect((await s.get(`/api/v1/incidents/${incident.id}`)).status).toBe('triggered');
+    expect((await s.incident(incident.id)).status).toBe('triggered');
   });
 
   it('answers 400 to a payload that is not JSON', async () => {

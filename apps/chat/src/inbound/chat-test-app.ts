@@ -1,16 +1,12 @@
-// The chat tests' own Firebreak: the embedded server's routes plus the inbound chat routes on a fresh
-// database, its chat API pointed at a fake Slack. Requests are signed the way Slack signs them.
+// The chat route tests' own chat app on a fresh database, its chat API pointed at a fake Slack.
+// Requests are signed the way Slack signs them; what a user then sees of an incident is read through
+// the same service verbs the API answers with.
 import type { Env } from '@firebreak/config';
-import {
-  createTestRuntime,
-  createTestUser,
-  type TestRuntime,
-  type TestUser,
-} from '@firebreak/runtime/testing';
-import { createServerApp } from '@firebreak/server';
+import { oneUserPerRole, startTestApp, type TestRuntime, type TestUser } from '@firebreak/runtime/testing';
+import { CreateIncidentInput } from '@firebreak/schema';
+import { createIncident, getIncident, getTimeline, parseIncidentRef } from '@firebreak/services';
 import {
   type BlockActionInput,
-  bodyOf,
   type FakeChatApi,
   type FakeChatApiOptions,
   type JsonBody,
@@ -20,33 +16,41 @@ import {
   signedEvent,
   signedSlashCommand,
   startFakeChatApi,
-  type TestClient,
-  testClient,
 } from '@firebreak/testing';
+import { createApp } from '../app';
 
 export const SIGNING_SECRET = 'chat-inbound-test-signing-secret';
 
-export interface ChatTestServer {
+export interface ChatTestApp {
   runtime: TestRuntime;
   fake: FakeChatApi;
-  api: TestClient;
   admin: TestUser;
   /** POSTs a signed (or otherwise prepared) request to a chat path. */
   send(path: string, request: SignedChatRequest): Promise<Response>;
   command(fields: Partial<SlashCommandFields>): Promise<{ status: number; body: JsonBody }>;
   click(input: BlockActionInput): Promise<{ status: number; text: string }>;
   event(body: Record<string, unknown>): Promise<Response>;
-  /** Opens an incident through the API as the admin, bound to a chat channel as the outbound side would. */
+  /** Opens an incident as the admin, bound to a chat channel as the outbound side would. */
   incidentInChannel(channelId: string, title?: string): Promise<JsonBody>;
-  get(path: string): Promise<JsonBody>;
+  /** The incident (by id or number) as `GET /api/v1/incidents/:id` shows it. */
+  incident(ref: string | number): Promise<JsonBody>;
+  /** Its timeline entries as `GET /api/v1/incidents/:id/timeline` shows them. */
+  timeline(ref: string | number): Promise<JsonBody[]>;
   cleanup(): Promise<void>;
 }
 
-export async function startChatTestServer(
+/** What a JSON response would carry: dates as ISO strings, no undefined fields. */
+const asJson = (value: unknown): JsonBody => JSON.parse(JSON.stringify(value));
+
+export async function startChatTestApp(
   options: { env?: Env; fake?: FakeChatApiOptions } = {},
-): Promise<ChatTestServer> {
+): Promise<ChatTestApp> {
   const fake = await startFakeChatApi(options.fake);
-  const runtime = await createTestRuntime({
+  const {
+    runtime,
+    app,
+    users: { admin },
+  } = await startTestApp(createApp, {
     env: {
       CHAT_BOT_TOKEN: fake.botToken,
       CHAT_SIGNING_SECRET: SIGNING_SECRET,
@@ -54,22 +58,15 @@ export async function startChatTestServer(
       PUBLIC_URL: 'https://firebreak.example.test',
       ...options.env,
     },
+    users: { admin: oneUserPerRole.admin },
   });
-  const deps = { ctx: runtime.ctx, ready: runtime.ready, config: runtime.config };
-  const app = createServerApp(deps);
-  // Until the server mounts them itself; once it does, its registration answers first (same routes).
-  const api = testClient(app);
-  const admin = await createTestUser(runtime, 'admin', 'Ada Admin');
-  const send = (path: string, request: SignedChatRequest) =>
-    api('POST', path, { body: request.body, headers: request.headers });
-  const get = async (path: string) => bodyOf(await api('GET', path, { token: admin.token }));
+  const send = async (path: string, request: SignedChatRequest) =>
+    app.request(path, { method: 'POST', body: request.body, headers: request.headers });
   return {
     runtime,
     fake,
-    api,
     admin,
     send,
-    get,
     command: async (fields) => {
       const res = await send('/api/v1/chat/commands', signedSlashCommand(SIGNING_SECRET, fields));
       const text = await res.text();
@@ -81,15 +78,15 @@ export async function startChatTestServer(
     },
     event: (body) => send('/api/v1/chat/events', signedEvent(SIGNING_SECRET, body)),
     incidentInChannel: async (channelId, title = 'Database primary down') => {
-      const res = await api('POST', '/api/v1/incidents', {
-        token: admin.token,
-        body: { title, severity: 'critical' },
-      });
-      const incident = await bodyOf(res);
+      const actor = { type: 'user' as const, id: admin.id, name: oneUserPerRole.admin.name };
+      const input = CreateIncidentInput.parse({ title, severity: 'critical' });
+      const incident = await createIncident(runtime.ctx, actor, input);
       await runtime.sql`update incidents set chat_channel_id = ${channelId}, chat_channel_name = ${`inc-${incident.number}`}
                         where id = ${incident.id}`;
-      return incident;
+      return asJson(incident);
     },
+    incident: async (ref) => asJson(await getIncident(runtime.ctx, parseIncidentRef(String(ref)))),
+    timeline: async (ref) => asJson(await getTimeline(runtime.ctx, parseIncidentRef(String(ref)))),
     cleanup: async () => {
       await runtime.cleanup();
       await fake.close();
