@@ -64,6 +64,6 @@ describe('describeDatabaseFailure', () => {
     expect(described.line).toMatch(new RegExp(`^database: ${reason} \\(.*${cause}.*\\): `));
     // The underlying message is kept, in the line and as a field.
     expect(described.line.endsWith(error.message)).toBe(true);
-    expect(described.fields.cause.message).toBe(error.message);
+    expect(described.fields.err.message).toBe(error.message);
   });
 });

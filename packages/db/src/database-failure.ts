@@ -7,7 +7,8 @@ export interface DatabaseFailure {
   reason: string;
   /** `database: <reason> (<likely cause>): <the server's or driver's message>` */
   line: string;
-  fields: { cause: { code: string | undefined; message: string } };
+  /** The error in the shape every log line uses (`err`), without a stack: the line says where. */
+  fields: { err: { type: string; code: string | undefined; message: string } };
 }
 
 interface Pattern {
@@ -86,5 +87,13 @@ export function describeDatabaseFailure(error: unknown): DatabaseFailure {
   const pattern = patterns.find((p) => p.matches(code, message));
   const reason = pattern?.reason ?? 'unavailable';
   const cause = pattern?.cause ?? 'unexpected connection error';
-  return { reason, line: `database: ${reason} (${cause}): ${message}`, fields: { cause: { code, message } } };
+  return {
+    reason,
+    line: `database: ${reason} (${cause}): ${message}`,
+    fields: { err: { type: errorType(error), code, message } },
+  };
+}
+
+function errorType(error: unknown): string {
+  return error instanceof Error ? (error.constructor?.name ?? error.name) : typeof error;
 }

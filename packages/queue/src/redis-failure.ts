@@ -8,7 +8,8 @@ export interface RedisFailure {
   reason: string;
   /** `redis: <reason> (<likely cause>): <message>` */
   line: string;
-  fields: { cause: { code: string | undefined; message: string } };
+  /** The error in the shape every log line uses (`err`), without a stack: the line says where. */
+  fields: { err: { type: string; code: string | undefined; message: string } };
 }
 
 const patterns: Array<{
@@ -68,7 +69,7 @@ export function describeRedisFailure(error: Error): RedisFailure {
   return {
     reason,
     line: `redis: ${reason} (${cause}): ${error.message}`,
-    fields: { cause: { code, message: error.message } },
+    fields: { err: { type: error.constructor?.name ?? error.name, code, message: error.message } },
   };
 }
 

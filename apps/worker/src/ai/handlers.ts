@@ -41,7 +41,10 @@ export function aiHandlers(ctx: ServiceContext, provider: AiProvider | undefined
       } catch (error) {
         const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
         const reason = error instanceof Error ? error.message : String(error);
-        ctx.logger.warn({ request_id: request.id, kind, last_attempt: last, reason }, 'ai request failed');
+        ctx.logger.warn(
+          { request_id: request.id, kind, last_attempt: last, err: error },
+          'ai request failed',
+        );
         if (!last) throw error;
         await failAiRequest(ctx, request.id, reason);
       }

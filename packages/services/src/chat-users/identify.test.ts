@@ -54,7 +54,7 @@ describe('identifyChatUser', () => {
     });
     expect(t.logs.lines.find((l) => l.msg === 'chat user lookup failed')).toMatchObject({
       chat_user_id: 'U1DOWN',
-      reason: 'users.info: ratelimited',
+      err: { type: 'Error', message: 'users.info: ratelimited' },
     });
     const nobody: ChatProfileLookup = async () => null;
     expect((await identifyChatUser(t.ctx, { id: 'U1NONE', name: 'none' }, nobody)).user).toBeNull();

@@ -46,8 +46,7 @@ export async function identifyChatUser(
   try {
     profile = await lookup(who.id);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    ctx.logger.warn({ chat_user_id: who.id, reason }, 'chat user lookup failed');
+    ctx.logger.warn({ chat_user_id: who.id, err: error }, 'chat user lookup failed');
     return unmatched(who);
   }
   // Without an e-mail we cannot tell a newcomer from an existing user; creating one would bind the
