@@ -1,15 +1,13 @@
 // The alert webhooks served beside the API on one server (the embedded default): the API's rate limit
 // and body limit must not reach them, and the API's settings routes validate what the webhooks use.
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { loadFixture } from '@firebreak/domain/test-fixtures';
 import { createTestUser } from '@firebreak/runtime/testing';
 import { bodyOf, type FakeSns, type JsonBody, startFakeSns } from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server-app';
 
-const FIXTURES = new URL('../packages/domain/src/alert-sources/fixtures/', import.meta.url);
-const fixture = (name: string): JsonBody =>
-  JSON.parse(readFileSync(new URL(`${name}.json`, FIXTURES), 'utf8'));
+const fixture = (name: string): JsonBody => loadFixture(name);
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 let sns: FakeSns;

@@ -3,8 +3,8 @@
 // with (so these tests need no other app). Integration settings are written the way the settings
 // routes write them.
 import { createHash, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { Env } from '@firebreak/config';
+import { loadFixture } from '@firebreak/domain/test-fixtures';
 import { oneUserPerRole, startTestApp, type TestRuntime, type TestUser } from '@firebreak/runtime/testing';
 import {
   getIncident,
@@ -21,10 +21,8 @@ import { bodyOf, type FakeSns, type JsonBody } from '@firebreak/testing';
 import { expect } from 'vitest';
 import { createApp } from '../app';
 
-const FIXTURES = new URL('../../../../packages/domain/src/alert-sources/fixtures/', import.meta.url);
 /** A payload shape the sources really send (the parsers' fixtures). */
-export const fixture = (name: string): JsonBody =>
-  JSON.parse(readFileSync(new URL(`${name}.json`, FIXTURES), 'utf8'));
+export const fixture = (name: string): JsonBody => loadFixture(name);
 
 export type IngestApp = ReturnType<typeof createApp>;
 
