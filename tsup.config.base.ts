@@ -1,9 +1,20 @@
-import { cpSync } from 'node:fs';
+import { cpSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Options } from 'tsup';
 
 const migrations = fileURLToPath(new URL('./packages/db/migrations', import.meta.url));
 const prompts = fileURLToPath(new URL('./apps/worker/prompts', import.meta.url));
+// The API reference page's script, served by the API itself (no CDN); found from the API app, which
+// lists the package.
+const referenceScript = join(
+  dirname(
+    createRequire(new URL('./apps/api/package.json', import.meta.url)).resolve('@scalar/api-reference'),
+  ),
+  'browser',
+  'standalone.js',
+);
 
 /**
  * Production bundle of one app: `dist/main.js`, runnable with plain `node` and no TypeScript tooling.
@@ -19,7 +30,7 @@ function bundleAllBut(packages: string[]): RegExp {
   return new RegExp(`^(?!(${names})(/|$))`);
 }
 
-export function appBundle(options: { external?: string[] } = {}): Options {
+export function appBundle(options: { external?: string[]; servesApiReference?: boolean } = {}): Options {
   return {
     entry: { main: 'src/main.ts' },
     format: 'esm',
@@ -38,6 +49,10 @@ export function appBundle(options: { external?: string[] } = {}): Options {
       cpSync(migrations, 'dist/migrations', { recursive: true });
       // The AI prompt files, read by the worker at run time (apps with the worker inside use them).
       cpSync(prompts, 'dist/prompts', { recursive: true });
+      if (options.servesApiReference) {
+        mkdirSync('dist/api-reference', { recursive: true });
+        cpSync(referenceScript, 'dist/api-reference/standalone.js');
+      }
     },
   };
 }

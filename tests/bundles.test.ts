@@ -67,6 +67,11 @@ describe('production bundles', () => {
       REDIS_URL: testRedisUrl,
     });
     expect(await bodyOf(await fetch(`${url}/ready`))).toEqual({ status: 'ok', database: 'ok', redis: 'ok' });
+    // The API reference page's script is served by the bundle itself, not resolved from a package.
+    const script = await fetch(`${url}/api/v1/docs/scalar.js`);
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toContain('text/javascript');
+    expect((await script.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
     expect(await app.stop()).toBe(0);
   }, 60_000);
 });

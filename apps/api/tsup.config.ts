@@ -1,4 +1,4 @@
 import { defineConfig } from 'tsup';
 import { appBundle } from '../../tsup.config.base';
 
-export default defineConfig(appBundle());
+export default defineConfig(appBundle({ servesApiReference: true }));

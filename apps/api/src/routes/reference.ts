@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type AppEnv, addRawOperation, type HttpApp, openApiDocument } from '@firebreak/http';
 import { Scalar } from '@scalar/hono-api-reference';
 import { referenceOperations as op } from '../operations/reference';
@@ -55,7 +57,11 @@ export function addReferenceRoutes(app: HttpApp): void {
 
   let script: Promise<Buffer> | undefined;
   addRawOperation(app, op.script, async (c) => {
-    script ??= readFile(scalarScriptPath());
+    // A failed read is not kept: the next request tries again.
+    script ??= readFile(scalarScriptPath()).catch((error: unknown) => {
+      script = undefined;
+      throw error;
+    });
     return c.body(new Uint8Array(await script), 200, {
       'Content-Type': 'text/javascript; charset=utf-8',
       'Cache-Control': 'public, max-age=86400',
@@ -63,7 +69,13 @@ export function addReferenceRoutes(app: HttpApp): void {
   });
 }
 
+/**
+ * Beside a production bundle (`dist/api-reference/`, copied there by the build: a bundle of the
+ * embedded server cannot resolve a package only the API app lists), else the installed package.
+ */
 function scalarScriptPath(): string {
+  const bundled = join(dirname(fileURLToPath(import.meta.url)), 'api-reference', 'standalone.js');
+  if (existsSync(bundled)) return bundled;
   const entry = createRequire(import.meta.url).resolve('@scalar/api-reference');
   return join(dirname(entry), 'browser', 'standalone.js');
 }
