@@ -178,7 +178,7 @@ describe('when the chat API cannot be asked', () => {
     const line = s.runtime.logs.lines.find(
       (l) => l.msg === 'chat user lookup failed' && l.chat_user_id === 'U0JOE0012',
     );
-    expect(line).toMatchObject({ reason: 'users.info: invalid_auth' });
+    expect(line).toMatchObject({ err: { type: 'Error', message: 'users.info: invalid_auth' } });
     expect(JSON.stringify(s.runtime.logs.lines)).not.toContain(s.fake.botToken);
   });
 });
