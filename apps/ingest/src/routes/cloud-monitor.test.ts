@@ -38,19 +38,6 @@ const alertById = (source: string, id: string) => t.alertById(source, id);
 const incident = (id: string) => t.incident(id);
 const timelineTypes = (id: string) => t.timelineTypes(id);
 
-/** What the settings routes do with these bodies; answers the settings view. */
-async function putSetting(integration: string, body: JsonBody): Promise<JsonBody> {
-  if (integration === 'metrics-alertmanager')
-    return t.setSecrets({ alertmanagerBearerToken: body.bearer_token });
-  if (integration === 'dashboard-alerting') {
-    return t.setSecrets({
-      grafanaHmacSecret: body.hmac_secret,
-      grafanaTimestampHeader: body.hmac_secret === null ? null : (body.timestamp_header ?? null),
-    });
-  }
-  return t.setSnsTopics(body.topic_arns);
-}
-
 /** A confirmation message whose SubscribeURL points at the fake, with a token of its own. */
 function confirmation(name: 'sns-subscription-confirmation' | 'sns-unsubscribe-confirmation'): JsonBody {
   const payload = fixture(name);
@@ -193,7 +180,7 @@ describe('CloudWatch through SNS: POST /api/v1/webhooks/cloud-monitor', () => {
   });
 
   it('when a topic allowlist is set, refuses other topics (even correctly signed) and accepts listed ones', async () => {
-    const view = await putSetting('cloud-monitor', { topic_arns: [TOPIC_ARN] });
+    const view = await t.putSetting('cloud-monitor', { topic_arns: [TOPIC_ARN] });
     expect(view.cloud_monitor).toEqual({ topic_arns: [TOPIC_ARN] });
     try {
       const before = (await alertsOf('cloud-monitor')).length;
@@ -209,7 +196,7 @@ describe('CloudWatch through SNS: POST /api/v1/webhooks/cloud-monitor', () => {
       expect(await alertsOf('cloud-monitor')).toHaveLength(before);
       expect(await ok(await postSns(t.app, signed(unrelatedAlarm())))).toMatchObject({ received: 1 });
     } finally {
-      expect((await putSetting('cloud-monitor', { topic_arns: null })).cloud_monitor).toEqual({
+      expect((await t.putSetting('cloud-monitor', { topic_arns: null })).cloud_monitor).toEqual({
         topic_arns: null,
       });
     }

@@ -55,6 +55,8 @@ export interface IngestTestApp {
   /** As `PUT /api/v1/settings/integrations/…` does; answers the settings view. */
   setSecrets(values: Partial<Record<IntegrationSecret, string | null>>): Promise<JsonBody>;
   setSnsTopics(topicArns: string[] | null): Promise<JsonBody>;
+  /** What `PUT /api/v1/settings/integrations/<slug>` does with `body`; answers the settings view. */
+  putSetting(settingsSlug: string, body: JsonBody): Promise<JsonBody>;
 }
 
 export async function startIngestTestApp(env: Env = {}): Promise<IngestTestApp> {
@@ -67,6 +69,14 @@ export async function startIngestTestApp(env: Env = {}): Promise<IngestTestApp> 
   const view = async () => asJson(await getSettingsView(ctx, { chatConfigured: false, aiProvider: 'none' }));
   const alertsOf = async (source: string): Promise<JsonBody[]> =>
     asJson((await listAlerts(ctx, { source, limit: 1000 })).alerts);
+  const setSecrets: IngestTestApp['setSecrets'] = async (values) => {
+    await writeIntegrationSecrets(ctx, values);
+    return view();
+  };
+  const setSnsTopics: IngestTestApp['setSnsTopics'] = async (topicArns) => {
+    await writeSnsTopicAllowlist(ctx, topicArns);
+    return view();
+  };
   return {
     runtime,
     app,
@@ -76,13 +86,18 @@ export async function startIngestTestApp(env: Env = {}): Promise<IngestTestApp> 
     incident: async (id) => asJson(await getIncident(ctx, parseIncidentRef(id))),
     timelineTypes: async (id) => (await getTimeline(ctx, parseIncidentRef(id))).map((entry) => entry.type),
     incidentAlerts: async (id) => asJson(await getIncidentAlerts(ctx, parseIncidentRef(id))),
-    setSecrets: async (values) => {
-      await writeIntegrationSecrets(ctx, values);
-      return view();
-    },
-    setSnsTopics: async (topicArns) => {
-      await writeSnsTopicAllowlist(ctx, topicArns);
-      return view();
+    setSecrets,
+    setSnsTopics,
+    putSetting: async (settingsSlug, body) => {
+      if (settingsSlug === 'metrics-alertmanager')
+        return setSecrets({ alertmanagerBearerToken: body.bearer_token });
+      if (settingsSlug === 'dashboard-alerting') {
+        return setSecrets({
+          grafanaHmacSecret: body.hmac_secret,
+          grafanaTimestampHeader: body.hmac_secret === null ? null : (body.timestamp_header ?? null),
+        });
+      }
+      return setSnsTopics(body.topic_arns);
     },
   };
 }

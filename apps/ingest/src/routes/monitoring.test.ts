@@ -26,19 +26,6 @@ const incident = (id: string) => t.incident(id);
 const timelineTypes = (id: string) => t.timelineTypes(id);
 const incidentAlerts = (id: string) => t.incidentAlerts(id);
 
-/** What the settings routes do with these bodies; answers the settings view. */
-async function putSetting(integration: string, body: JsonBody): Promise<JsonBody> {
-  if (integration === 'metrics-alertmanager')
-    return t.setSecrets({ alertmanagerBearerToken: body.bearer_token });
-  if (integration === 'dashboard-alerting') {
-    return t.setSecrets({
-      grafanaHmacSecret: body.hmac_secret,
-      grafanaTimestampHeader: body.hmac_secret === null ? null : (body.timestamp_header ?? null),
-    });
-  }
-  return t.setSnsTopics(body.topic_arns);
-}
-
 describe('Alertmanager: POST /api/v1/webhooks/metrics-alertmanager', () => {
   const firing = fixture('alertmanager-firing');
   let first: JsonBody;
@@ -212,7 +199,7 @@ describe('Alertmanager: POST /api/v1/webhooks/metrics-alertmanager', () => {
 
   it('with a bearer token set, refuses requests without it (storing nothing); null opens it again', async () => {
     const token = `am-${randomBytes(16).toString('hex')}`;
-    const view = await putSetting('metrics-alertmanager', { bearer_token: token });
+    const view = await t.putSetting('metrics-alertmanager', { bearer_token: token });
     expect(view.metrics_alertmanager).toEqual({ bearer_token_set: true });
     expect(JSON.stringify(view)).not.toContain(token);
     try {
@@ -244,7 +231,7 @@ describe('Alertmanager: POST /api/v1/webhooks/metrics-alertmanager', () => {
       expect(accepted).toMatchObject({ received: 2, created: 2 });
       expect(await alertsOf('metrics-alertmanager')).toHaveLength(before + 2);
     } finally {
-      const cleared = await putSetting('metrics-alertmanager', { bearer_token: null });
+      const cleared = await t.putSetting('metrics-alertmanager', { bearer_token: null });
       expect(cleared.metrics_alertmanager).toEqual({ bearer_token_set: false });
     }
     const open = await ok(await postAlertmanager(t.app, variant('alertmanager-firing', 'reopened')));
@@ -308,7 +295,7 @@ describe('Grafana: POST /api/v1/webhooks/dashboard-alerting', () => {
 
   it('with an HMAC secret: hex HMAC-SHA256(secret, body) accepted, anything else 401', async () => {
     const secret = `grafana-${randomBytes(16).toString('hex')}`;
-    const view = await putSetting('dashboard-alerting', { hmac_secret: secret });
+    const view = await t.putSetting('dashboard-alerting', { hmac_secret: secret });
     expect(view.dashboard_alerting).toEqual({ hmac_secret_set: true, timestamp_header: null });
     try {
       const body = JSON.stringify(variant('grafana-firing', 'hmac'));
@@ -341,14 +328,14 @@ describe('Grafana: POST /api/v1/webhooks/dashboard-alerting', () => {
       expect(accepted).toMatchObject({ received: 1, created: 1, incidents_created: 1 });
       expect(await alertsOf('dashboard-alerting')).toHaveLength(before + 1);
     } finally {
-      await putSetting('dashboard-alerting', { hmac_secret: null });
+      await t.putSetting('dashboard-alerting', { hmac_secret: null });
     }
   });
 
   it('with a timestamp header configured, the signature covers `timestamp:body`', async () => {
     const secret = `grafana-ts-${randomBytes(16).toString('hex')}`;
     const header = 'X-Grafana-Alerting-Timestamp';
-    const view = await putSetting('dashboard-alerting', { hmac_secret: secret, timestamp_header: header });
+    const view = await t.putSetting('dashboard-alerting', { hmac_secret: secret, timestamp_header: header });
     expect(view.dashboard_alerting).toEqual({ hmac_secret_set: true, timestamp_header: header });
     try {
       const body = JSON.stringify(variant('grafana-firing', 'hmac-ts'));
@@ -396,7 +383,7 @@ describe('Grafana: POST /api/v1/webhooks/dashboard-alerting', () => {
       );
       expect(accepted).toMatchObject({ received: 1, created: 1 });
     } finally {
-      const cleared = await putSetting('dashboard-alerting', { hmac_secret: null });
+      const cleared = await t.putSetting('dashboard-alerting', { hmac_secret: null });
       expect(cleared.dashboard_alerting).toEqual({ hmac_secret_set: false, timestamp_header: null });
     }
     expect(await ok(await postGrafana(t.app, variant('grafana-firing', 'hmac-cleared')))).toMatchObject({
