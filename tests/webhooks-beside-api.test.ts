@@ -37,17 +37,18 @@ const sendSns = (envelope: JsonBody) =>
 const fresh = (name: string): JsonBody => ({ ...fixture(name), MessageId: randomUUID() });
 
 describe('with RATE_LIMIT_REQUESTS_PER_MINUTE=2', () => {
-  it('the webhooks are never answered 429, while the API is', async () => {
+  it('the webhooks need no token and are never answered 429, while the API is', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
       statuses.push(await send('/api/v1/webhooks/metrics-alertmanager', fixture('alertmanager-firing')));
       statuses.push(await send('/api/v1/webhooks/dashboard-alerting', fixture('grafana-firing')));
       statuses.push(await sendSns(sns.sign(fresh(i % 2 ? 'sns-notification-ok' : 'sns-notification-alarm'))));
+      statuses.push(await send('/api/v1/webhooks/generic', { alerts: [{ title: `t${i}` }] }));
     }
     // Refused ones (bad JSON, wrong signature) are not rate limited either.
     statuses.push(await send('/api/v1/webhooks/metrics-alertmanager', '{'));
     statuses.push(await sendSns({ ...sns.sign(fresh('sns-notification-alarm')), Message: '{}' }));
-    expect(statuses).toEqual([...Array(18).fill(200), 400, 401]);
+    expect(statuses).toEqual([...Array(24).fill(200), 400, 401]);
 
     // The limit is live: the API proper answers 429 after two requests.
     const member = await createTestUser(s.runtime, 'member');

@@ -1,9 +1,10 @@
 // The webhook route tests' own ingest app on a fresh database: senders that post what Alertmanager,
-// Grafana and SNS post, and what a user then sees, read through the same service verbs the API answers
-// with (so these tests need no other app). Integration settings are written the way the settings
-// routes write them.
+// Grafana, SNS and the generic webhook's senders post, and what a user then sees, read through the same
+// service verbs the API answers with (so these tests need no other app). Integration settings, and an
+// incident a user resolves, are written the way the API's routes write them.
 import { createHash, randomUUID } from 'node:crypto';
 import type { Env } from '@firebreak/config';
+import { outbox } from '@firebreak/db';
 import { loadFixture } from '@firebreak/domain/test-fixtures';
 import { oneUserPerRole, startTestApp, type TestRuntime, type TestUser } from '@firebreak/runtime/testing';
 import {
@@ -14,6 +15,7 @@ import {
   type IntegrationSecret,
   listAlerts,
   parseIncidentRef,
+  updateIncident,
   writeIntegrationSecrets,
   writeSnsTopicAllowlist,
 } from '@firebreak/services';
@@ -29,6 +31,7 @@ export type IngestApp = ReturnType<typeof createApp>;
 export const AM = '/api/v1/webhooks/metrics-alertmanager';
 export const GRAFANA = '/api/v1/webhooks/dashboard-alerting';
 export const SNS = '/api/v1/webhooks/cloud-monitor';
+export const GENERIC = '/api/v1/webhooks/generic';
 export const SNS_CONTENT_TYPE = 'text/plain; charset=UTF-8';
 export const TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:incident-alarms';
 
@@ -48,10 +51,19 @@ export interface IngestTestApp {
   alertById(source: string, id: string): Promise<JsonBody>;
   /** `GET /api/v1/incidents/:id`. */
   incident(id: string): Promise<JsonBody>;
+  /** `GET /api/v1/incidents/:id/timeline`'s entries, oldest first. */
+  timeline(id: string): Promise<JsonBody[]>;
   /** The types of `GET /api/v1/incidents/:id/timeline`'s entries, oldest first. */
   timelineTypes(id: string): Promise<string[]>;
   /** `GET /api/v1/incidents/:id/alerts`'s alerts. */
   incidentAlerts(id: string): Promise<JsonBody[]>;
+  /** As the admin's `PATCH /api/v1/incidents/:id` with `{ status: 'resolved' }` does. */
+  resolveIncident(id: string): Promise<JsonBody>;
+  /**
+   * The names of the chat jobs waiting in the outbox for an incident, oldest first: what its chat
+   * channel will hear once the relay runs (no relay runs in these tests).
+   */
+  pendingChatJobs(incidentId: string): Promise<string[]>;
   /** As `PUT /api/v1/settings/integrations/…` does; answers the settings view. */
   setSecrets(values: Partial<Record<IntegrationSecret, string | null>>): Promise<JsonBody>;
   setSnsTopics(topicArns: string[] | null): Promise<JsonBody>;
@@ -65,7 +77,7 @@ export async function startIngestTestApp(env: Env = {}): Promise<IngestTestApp> 
     app,
     users: { admin },
   } = await startTestApp(createApp, { env, users: { admin: oneUserPerRole.admin } });
-  const { ctx } = runtime;
+  const { ctx, sql } = runtime;
   const view = async () => asJson(await getSettingsView(ctx, { chatConfigured: false, aiProvider: 'none' }));
   const alertsOf = async (source: string): Promise<JsonBody[]> =>
     asJson((await listAlerts(ctx, { source, limit: 1000 })).alerts);
@@ -84,8 +96,17 @@ export async function startIngestTestApp(env: Env = {}): Promise<IngestTestApp> 
     alertsOf,
     alertById: async (source, id) => (await alertsOf(source)).find((alert) => alert.id === id),
     incident: async (id) => asJson(await getIncident(ctx, parseIncidentRef(id))),
+    timeline: async (id) => asJson(await getTimeline(ctx, parseIncidentRef(id))),
     timelineTypes: async (id) => (await getTimeline(ctx, parseIncidentRef(id))).map((entry) => entry.type),
     incidentAlerts: async (id) => asJson(await getIncidentAlerts(ctx, parseIncidentRef(id))),
+    resolveIncident: async (id) => {
+      const actor = { type: 'user' as const, id: admin.id, name: oneUserPerRole.admin.name };
+      return asJson(await updateIncident(ctx, actor, parseIncidentRef(id), { status: 'resolved' }));
+    },
+    pendingChatJobs: async (incidentId) =>
+      (await outbox.listPendingOutbox(sql, 10_000))
+        .filter((row) => row.ordering_key === incidentId)
+        .map((row) => row.job_name),
     setSecrets,
     setSnsTopics,
     putSetting: async (settingsSlug, body) => {
@@ -97,6 +118,8 @@ export async function startIngestTestApp(env: Env = {}): Promise<IngestTestApp> 
           grafanaTimestampHeader: body.hmac_secret === null ? null : (body.timestamp_header ?? null),
         });
       }
+      if (settingsSlug === 'generic-webhook')
+        return setSecrets({ genericSigningSecret: body.signing_secret });
       return setSnsTopics(body.topic_arns);
     },
   };
@@ -141,6 +164,10 @@ export const postAlertmanager = (
 ) => post(target, AM, body, { 'user-agent': 'Alertmanager/0.28.1', ...headers });
 export const postGrafana = (target: IngestApp, body: string | object, headers: Record<string, string> = {}) =>
   post(target, GRAFANA, body, { 'user-agent': 'Grafana', ...headers });
+
+/** As any sender of our own JSON shape does: `{ "alerts": [...] }`, signed or not. */
+export const postGeneric = (target: IngestApp, body: string | object, headers: Record<string, string> = {}) =>
+  post(target, GENERIC, body, headers);
 
 /** As SNS delivers: `text/plain` by default, the `x-amz-sns-*` headers, a pretty-printed JSON body. */
 export function postSns(target: IngestApp, envelope: JsonBody, options: { contentType?: string } = {}) {
