@@ -1,4 +1,4 @@
-// How the service reaches Redis (CONTRACT.md §2): a plain URL with KV_PASSWORD, and Sentinel with
+// How the service reaches Redis (README.md#configuration): a plain URL with KV_PASSWORD, and Sentinel with
 // KV_SENTINEL_ADDRS / KV_SENTINEL_MASTER. Private servers only.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkChatSignature } from './signature';
 
-// slack-contract.md §1: the vector from Slack's documentation, and our own over the §3 command body.
+// The signing rule (docs/integrations/slack.md#signing): the vector from Slack's documentation, and our
+// own over a slash command's form body.
 const slackDocs = {
   secret: '8f742231b10e8888abcd99yyyzzz85a5',
   timestamp: '1531420618',
