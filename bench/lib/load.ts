@@ -17,6 +17,8 @@ export interface LoadResult {
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
+  /** The slowest answer of the run. */
+  maxMs: number;
   non2xx: number;
   errors: number;
   timeouts: number;
@@ -47,6 +49,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
+    maxMs: result.latency.max,
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,

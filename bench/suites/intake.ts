@@ -117,6 +117,14 @@ export const intake: Benchmark = {
       },
       ...latency(repeatBatch),
       {
+        // The run starts with new alerts: 32 senders deliver the same new batch at once (as an
+        // Alertmanager cluster's replicas do), all but one find it inserted under them and lock it.
+        name: '  slowest answer (the first deliveries insert)',
+        value: repeatBatch.maxMs,
+        unit: 'ms',
+        target: { op: '<=', value: 2000 },
+      },
+      {
         name: 'single-alert p99 at 500 req/s',
         value: paced.p99Ms,
         unit: 'ms',
