@@ -1,4 +1,6 @@
 // Typed calls of the REST API (docs/api.md), one line each; the types come from @firebreak/schema.
+
+import { webhookIntegrations } from '@firebreak/domain/browser';
 import type {
   Alert,
   ApiKey,
@@ -88,7 +90,9 @@ export const api = {
 
   settings: () => get<SettingsView>('/api/v1/settings'),
   setSigningSecret: (secret: string | null) =>
-    put<SettingsView>('/api/v1/settings/integrations/generic-webhook', { signing_secret: secret }),
+    put<SettingsView>(`/api/v1/settings/integrations/${webhookIntegrations.generic.settingsSlug}`, {
+      signing_secret: secret,
+    }),
   setDefaultPolicy: (policyId: string | null) =>
     patch<SettingsView>('/api/v1/settings', { default_escalation_policy_id: policyId }),
   testChat: () => post<SettingsView['chat']>('/api/v1/settings/chat/test'),
