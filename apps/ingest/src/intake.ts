@@ -1,7 +1,7 @@
-import { alertsOrThrow, type ParseResult } from '@firebreak/domain';
+import { alertsOrThrow, type ParseResult, type WebhookIntegrationId } from '@firebreak/domain';
 import { parseJson, readBodyText } from '@firebreak/http';
 import { AppError } from '@firebreak/schema';
-import { type IntakeResult, type Integration, recordAlerts, type ServiceContext } from '@firebreak/services';
+import { type IntakeResult, type IntakeSource, recordAlerts, type ServiceContext } from '@firebreak/services';
 import type { Context, MiddlewareHandler } from 'hono';
 
 /**
@@ -61,7 +61,7 @@ export async function rawJsonBody(
 /** Parse (pure, per source), then store and route in one transaction. */
 export async function ingest(
   ctx: ServiceContext,
-  integration: Integration,
+  integration: WebhookIntegrationId | IntakeSource,
   raw: string,
   parse: (payload: unknown, now: Date) => ParseResult,
 ): Promise<IntakeResult> {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AlertInput } from '@firebreak/schema';
-import { type AlertRow, dedupKeyOf } from './alerts';
+import { type AlertRow, type AlertScope, dedupKeyOf } from './alerts';
 import type { Queryable } from './client';
 
 /**
@@ -41,7 +41,7 @@ export async function lockAlertsByKeys(
  */
 export async function insertAlerts(
   sql: Queryable,
-  integration: string,
+  scope: AlertScope,
   inputs: readonly AlertInput[],
   at: Date,
 ): Promise<Array<AlertRow | undefined>> {
@@ -49,9 +49,10 @@ export async function insertAlerts(
   const ids = inputs.map(() => randomUUID());
   const column = <T>(pick: (input: AlertInput) => T) => inputs.map(pick);
   const rows = await sql<AlertRow[]>`
-    insert into alerts (id, integration, source, dedup_key, external_id, fingerprint, title, description,
-                        severity, status, labels, annotations, started_at, ended_at, received_at, updated_at)
-    select v.id::uuid, ${integration}, v.source, v.dedup_key, v.external_id, v.fingerprint, v.title, v.description,
+    insert into alerts (id, integration, integration_id, source, dedup_key, external_id, fingerprint, title,
+                        description, severity, status, labels, annotations, started_at, ended_at, received_at,
+                        updated_at)
+    select v.id::uuid, ${scope.integration}, ${scope.integrationId}::uuid, v.source, v.dedup_key, v.external_id, v.fingerprint, v.title, v.description,
            v.severity, v.status, v.labels::jsonb, v.annotations::jsonb, v.started_at::timestamptz,
            v.ended_at::timestamptz, ${at}, ${at}
     from unnest(${ids}::text[], ${column((i) => i.source)}::text[], ${column(dedupKeyOf)}::text[],

@@ -3,7 +3,10 @@ import type { Queryable } from './client';
 
 export interface AlertRow {
   id: string;
+  /** The dedup scope: a fixed webhook's name, or the id of the integration whose key received it. */
   integration: string;
+  /** The integration (keyed intake) it came through; null for the fixed webhook paths. */
+  integration_id: string | null;
   source: string | null;
   dedup_key: string | null;
   external_id: string | null;
@@ -21,6 +24,14 @@ export interface AlertRow {
   incident_id: string | null;
   routing_rule_id: string | null;
   suppressed: boolean;
+  /** Held back by this maintenance window (no incident, nobody paged) until the window ends. */
+  maintenance_window_id: string | null;
+}
+
+/** Where alerts are recorded: the dedup scope and, for keyed intake, the integration's id. */
+export interface AlertScope {
+  integration: string;
+  integrationId: string | null;
 }
 
 /** The stored identity of an alert: external_id, else fingerprint; none means "never deduplicated". */
@@ -45,14 +56,14 @@ export async function lockAlertByKey(
  */
 export async function insertAlert(
   sql: Queryable,
-  integration: string,
+  scope: AlertScope,
   input: AlertInput,
   at: Date,
 ): Promise<AlertRow | undefined> {
   const [row] = await sql<AlertRow[]>`
-    insert into alerts (integration, source, dedup_key, external_id, fingerprint, title, description, severity,
+    insert into alerts (integration, integration_id, source, dedup_key, external_id, fingerprint, title, description, severity,
                         status, labels, annotations, started_at, ended_at, received_at, updated_at)
-    values (${integration}, ${input.source}, ${dedupKeyOf(input)}, ${input.externalId}, ${input.fingerprint},
+    values (${scope.integration}, ${scope.integrationId}, ${input.source}, ${dedupKeyOf(input)}, ${input.externalId}, ${input.fingerprint},
             ${input.title}, ${input.description}, ${input.severity}, ${input.status},
             ${sql.json(input.labels)}, ${sql.json(input.annotations as never)}, ${input.startedAt},
             ${input.endedAt}, ${at}, ${at})
@@ -88,9 +99,18 @@ export async function setAlertRouting(
   id: string,
   routing: { incidentId: string | null; routingRuleId: string | null; suppressed: boolean },
 ): Promise<void> {
+  // A routing decision ends any hold by a maintenance window.
   await sql`
     update alerts set incident_id = ${routing.incidentId}, routing_rule_id = ${routing.routingRuleId},
-                      suppressed = ${routing.suppressed}
+                      suppressed = ${routing.suppressed}, maintenance_window_id = null
+    where id = ${id}`;
+}
+
+/** Held back by a maintenance window: stored, linked to nothing, until the window ends. */
+export async function holdForMaintenance(sql: Queryable, id: string, windowId: string): Promise<void> {
+  await sql`
+    update alerts set incident_id = null, routing_rule_id = null, suppressed = false,
+                      maintenance_window_id = ${windowId}
     where id = ${id}`;
 }
 

@@ -2,6 +2,7 @@
 // which hash and check signatures with node:crypto (vite would stub it out in the bundle).
 export * from './alert-sources/webhook-integrations';
 export * from './incident-lifecycle';
+export * from './maintenance';
 export * from './oncall';
 export * from './oncall-import';
 export * from './roles';

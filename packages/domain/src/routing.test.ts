@@ -7,8 +7,10 @@ import {
   incidentSeverityFor,
 } from './routing';
 
+const integrationId = '0b5c8a4e-8f51-4d5e-9a39-2f3c1e6d7a10';
 const alert = {
   source: 'metrics-alertmanager',
+  integration_id: integrationId as string | null,
   labels: { team: 'db', env: 'prod' },
   severity: 'critical' as const,
 };
@@ -16,7 +18,9 @@ const alert = {
 describe('criteriaMatch', () => {
   it('matches everything with empty criteria', () => {
     expect(criteriaMatch({}, alert)).toBe(true);
-    expect(criteriaMatch({}, { source: null, labels: {}, severity: 'info' })).toBe(true);
+    expect(criteriaMatch({}, { source: null, integration_id: null, labels: {}, severity: 'info' })).toBe(
+      true,
+    );
   });
 
   it('matches by source, one or several', () => {
@@ -37,6 +41,13 @@ describe('criteriaMatch', () => {
     expect(criteriaMatch({ labels: { team: 'db' }, severity: ['critical'] }, alert)).toBe(true);
     expect(criteriaMatch({ labels: { team: 'db' }, severity: ['warning', 'info'] }, alert)).toBe(false);
     expect(criteriaMatch({ source: 'metrics-alertmanager', labels: { team: 'web' } }, alert)).toBe(false);
+  });
+
+  it('matches the integration an alert came through, never a fixed path’s alert', () => {
+    expect(criteriaMatch({ integration_id: integrationId }, alert)).toBe(true);
+    expect(criteriaMatch({ integration_id: [crypto.randomUUID(), integrationId] }, alert)).toBe(true);
+    expect(criteriaMatch({ integration_id: crypto.randomUUID() }, alert)).toBe(false);
+    expect(criteriaMatch({ integration_id: integrationId }, { ...alert, integration_id: null })).toBe(false);
   });
 });
 

@@ -3,6 +3,8 @@ import type { AlertSeverity, IncidentSeverity, MatchCriteria, RuleActions } from
 /** What routing looks at in an alert. */
 export interface RoutableAlert {
   source: string | null;
+  /** The integration whose key received it; null for the fixed webhook paths. */
+  integration_id: string | null;
   labels: Record<string, string>;
   severity: AlertSeverity;
 }
@@ -19,6 +21,10 @@ export function criteriaMatch(criteria: MatchCriteria, alert: RoutableAlert): bo
     if (alert.source === null || !sources.includes(alert.source)) return false;
   }
   if (criteria.severity !== undefined && !criteria.severity.includes(alert.severity)) return false;
+  if (criteria.integration_id !== undefined) {
+    const ids = Array.isArray(criteria.integration_id) ? criteria.integration_id : [criteria.integration_id];
+    if (alert.integration_id === null || !ids.includes(alert.integration_id)) return false;
+  }
   for (const [key, expected] of Object.entries(criteria.labels ?? {})) {
     const actual = alert.labels[key];
     if (actual === undefined || (expected !== '*' && actual !== expected)) return false;

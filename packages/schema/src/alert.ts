@@ -147,6 +147,13 @@ export const Alert = z.object({
   fingerprint: z.string().nullable(),
   ended_at: z.iso.datetime({ offset: true }).nullable(),
   incident_id: z.uuid().nullable(),
+  /** The integration whose key received it; null for the fixed webhook paths. */
+  integration_id: z.uuid().nullable(),
+  /**
+   * Why it opened nothing although it fires: held back by a maintenance window (until the window
+   * ends), or suppressed by a routing rule.
+   */
+  suppressed_by: z.enum(['maintenance', 'routing_rule']).nullable(),
 });
 export type Alert = z.infer<typeof Alert>;
 

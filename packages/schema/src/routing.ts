@@ -16,6 +16,8 @@ export const MatchCriteria = z
       .refine((labels) => Object.keys(labels).length <= 50, 'at most 50 labels')
       .optional(),
     severity: z.array(AlertSeverity).min(1).optional(),
+    /** Alerts received through this integration's key (or any of these); never a fixed path's alerts. */
+    integration_id: z.union([z.uuid(), z.array(z.uuid()).min(1).max(50)]).optional(),
   })
   .strict();
 export type MatchCriteria = z.infer<typeof MatchCriteria>;
@@ -92,5 +94,6 @@ export const RoutingPreviewInput = z.object({
   source: z.string().max(200).nullable().default(null),
   labels: z.record(z.string(), z.string()).default({}),
   severity: AlertSeverity.default('warning'),
+  integration_id: z.uuid().nullable().default(null),
 });
 export type RoutingPreviewInput = z.infer<typeof RoutingPreviewInput>;

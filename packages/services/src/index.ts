@@ -1,5 +1,6 @@
 export * from './ai';
 export * from './alerts/intake-result';
+export * from './alerts/intake-source';
 export * from './alerts/present';
 export * from './alerts/queries';
 export * from './alerts/record-alerts';

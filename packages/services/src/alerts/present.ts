@@ -17,5 +17,8 @@ export function presentAlert(row: alerts.AlertRow): Alert {
     fingerprint: row.fingerprint,
     ended_at: row.ended_at?.toISOString() ?? null,
     incident_id: row.incident_id,
+    integration_id: row.integration_id,
+    suppressed_by:
+      row.maintenance_window_id !== null ? 'maintenance' : row.suppressed ? 'routing_rule' : null,
   };
 }

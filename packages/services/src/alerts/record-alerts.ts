@@ -1,14 +1,25 @@
-import { alertBatches, alerts, incidents, routingRules, type TransactionSql } from '@firebreak/db';
-import { type AlertUpdate, byEvaluationOrder, planAlertUpdate } from '@firebreak/domain';
+import {
+  alertBatches,
+  alerts,
+  incidents,
+  maintenanceWindows,
+  routingRules,
+  type TransactionSql,
+} from '@firebreak/db';
+import {
+  type AlertUpdate,
+  byEvaluationOrder,
+  holdingWindow,
+  planAlertUpdate,
+  type WebhookIntegrationId,
+} from '@firebreak/domain';
 import type { AlertInput } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
 import { announceIncident } from '../incidents/create';
 import { emptyResult, type IntakeResult } from './intake-result';
+import { fixedWebhookSource, type IntakeSource } from './intake-source';
 import { flagIfAllAlertsResolved, linkAlert } from './link';
-import { routeAlert } from './route-alert';
-
-/** Which webhook received the alerts: part of their identity (dedup is per integration). */
-export type Integration = 'generic' | 'alertmanager' | 'grafana' | 'cloudwatch';
+import { incidentOf, routeAlert } from './route-alert';
 
 // Two batches touching the same alerts in different orders can deadlock; PostgreSQL then aborts one,
 // and it is safe to run it again because nothing of it was committed.
@@ -22,20 +33,28 @@ const ATTEMPTS = 3;
  */
 export async function recordAlerts(
   ctx: ServiceContext,
-  integration: Integration,
-  inputs: readonly AlertInput[],
+  from: WebhookIntegrationId | IntakeSource,
+  sent: readonly AlertInput[],
   receivedAt: Date = ctx.now(),
 ): Promise<IntakeResult> {
+  const source = typeof from === 'string' ? fixedWebhookSource(from) : from;
+  const inputs = withIntegrationLabels(sent, source.labels);
   for (let attempt = 1; ; attempt++) {
     try {
       const { result, opened } = await ctx.sql.begin((tx) =>
-        recordInTransaction(tx, ctx, integration, inputs, receivedAt),
+        recordInTransaction(tx, ctx, source, inputs, receivedAt),
       );
       for (const incident of opened) announceIncident(ctx, incident);
-      ctx.metrics.alertsReceived.inc({ integration }, inputs.length);
+      ctx.metrics.alertsReceived.inc({ integration: source.type }, inputs.length);
       for (const alert of result.alerts) {
         ctx.logger.info(
-          { alert_id: alert.id, integration, status: alert.status, incident_id: alert.incident_id },
+          {
+            alert_id: alert.id,
+            integration: source.type,
+            integration_id: source.integrationId ?? undefined,
+            status: alert.status,
+            incident_id: alert.incident_id,
+          },
           'alert received',
         );
       }
@@ -48,15 +67,26 @@ export async function recordAlerts(
   }
 }
 
+/** The integration's labels on each alert, winning over the sender's of the same name. */
+function withIntegrationLabels(
+  inputs: readonly AlertInput[],
+  labels: Readonly<Record<string, string>>,
+): readonly AlertInput[] {
+  if (Object.keys(labels).length === 0) return inputs;
+  return inputs.map((input) => ({ ...input, labels: { ...input.labels, ...labels } }));
+}
+
 async function recordInTransaction(
   tx: TransactionSql,
   ctx: ServiceContext,
-  integration: Integration,
+  source: IntakeSource,
   inputs: readonly AlertInput[],
   at: Date,
 ): Promise<{ result: IntakeResult; opened: incidents.IncidentRow[] }> {
   const rules = (await routingRules.listRoutingRules(tx, { enabledOnly: true })).sort(byEvaluationOrder);
-  const stored = await storeBatch(tx, integration, inputs, at);
+  const windows = await maintenanceWindows.listActiveWindows(tx, at);
+  const scope = { integration: source.scope, integrationId: source.integrationId };
+  const stored = await storeBatch(tx, scope, inputs, at);
   const result = emptyResult(inputs.length);
   const opened: incidents.IncidentRow[] = [];
 
@@ -71,6 +101,7 @@ async function recordInTransaction(
     const needsRouting = alert.status === 'firing' && (kind === 'created' || kind === 'refired');
     if (needsRouting) {
       const linkedOpen = kind === 'refired' ? await openIncidentOf(tx, alert) : undefined;
+      const window = linkedOpen ? undefined : holdingWindow(windows, alert);
       if (linkedOpen) {
         // The problem came back while its incident is still open: same incident, flag cleared.
         await linkAlert(tx, alert, linkedOpen.id, {
@@ -79,20 +110,20 @@ async function recordInTransaction(
           at,
         });
         if (incidentFlag === 'clear') await incidents.setAllAlertsResolved(tx, linkedOpen.id, false, at);
+      } else if (window) {
+        // Maintenance: stored and held back (no incident, nobody paged) until the window ends, when
+        // the worker routes what still fires (docs/api.md#maintenance-windows).
+        await alerts.holdForMaintenance(tx, alert.id, window.id);
+        result.suppressed += 1;
+        alert = { ...alert, incident_id: null };
       } else {
-        const outcome = await routeAlert(tx, ctx, alert, rules, at);
+        const outcome = await routeAlert(tx, ctx, alert, rules, at, source.escalationPolicyId);
         if (outcome.kind === 'suppressed') result.suppressed += 1;
         if (outcome.kind === 'opened') {
           result.incidents_created += 1;
           opened.push(outcome.incident);
         }
-        const incidentId =
-          outcome.kind === 'opened'
-            ? outcome.incident.id
-            : outcome.kind === 'grouped'
-              ? outcome.incidentId
-              : null;
-        alert = { ...alert, incident_id: incidentId };
+        alert = { ...alert, incident_id: incidentOf(outcome) };
       }
     }
     result.alerts.push({
@@ -116,10 +147,11 @@ type Stored = { kind: StoredKind; alert: alerts.AlertRow; incidentFlag: AlertUpd
  */
 async function storeBatch(
   tx: TransactionSql,
-  integration: Integration,
+  scope: alerts.AlertScope,
   inputs: readonly AlertInput[],
   at: Date,
 ): Promise<Stored[]> {
+  const { integration } = scope;
   const keys = inputs.map(alerts.dedupKeyOf);
   const present = keys.filter((key): key is string => key !== null);
   const unchanged = await unchangedDeliveries(tx, integration, inputs, keys, at);
@@ -127,7 +159,7 @@ async function storeBatch(
   const known = await alertBatches.lockAlertsByKeys(tx, integration, [...new Set(present)].sort());
   if (new Set(present).size !== present.length) {
     const stored: Stored[] = [];
-    for (const input of inputs) stored.push(await storeOne(tx, integration, input, at));
+    for (const input of inputs) stored.push(await storeOne(tx, scope, input, at));
     return stored;
   }
   // Inserted in key order: two batches inserting the same new alerts then wait on each other instead
@@ -135,7 +167,7 @@ async function storeBatch(
   const fresh = inputs
     .filter((_, i) => keys[i] === null || !known.has(keys[i]!))
     .sort((a, b) => (alerts.dedupKeyOf(a) ?? '').localeCompare(alerts.dedupKeyOf(b) ?? ''));
-  const inserted = await alertBatches.insertAlerts(tx, integration, fresh, at);
+  const inserted = await alertBatches.insertAlerts(tx, scope, fresh, at);
   const created = new Map(fresh.map((input, i) => [input, inserted[i]]));
   // Inserted by a concurrent batch between our lock and our insert: they are known alerts now, locked
   // in one sorted query. (One query per alert made 32 senders of the same new batch queue for seconds:
@@ -179,7 +211,7 @@ async function storeBatch(
  */
 async function unchangedDeliveries(
   tx: TransactionSql,
-  integration: Integration,
+  integration: string,
   inputs: readonly AlertInput[],
   keys: ReadonlyArray<string | null>,
   at: Date,
@@ -198,16 +230,16 @@ async function unchangedDeliveries(
 /** One alert at a time: insert it, or lock and update the known one. */
 async function storeOne(
   tx: TransactionSql,
-  integration: Integration,
+  scope: alerts.AlertScope,
   input: AlertInput,
   at: Date,
 ): Promise<Stored> {
   const key = alerts.dedupKeyOf(input);
-  let existing = key ? await alerts.lockAlertByKey(tx, integration, key) : undefined;
+  let existing = key ? await alerts.lockAlertByKey(tx, scope.integration, key) : undefined;
   if (!existing) {
-    const inserted = await alerts.insertAlert(tx, integration, input, at);
+    const inserted = await alerts.insertAlert(tx, scope, input, at);
     if (inserted) return { kind: 'created', alert: inserted, incidentFlag: 'keep' };
-    existing = await alerts.lockAlertByKey(tx, integration, key!); // a concurrent batch inserted it first
+    existing = await alerts.lockAlertByKey(tx, scope.integration, key!); // a concurrent batch inserted it first
     if (!existing) throw new Error(`alert ${key} vanished while being recorded`);
   }
   const plan = planAlertUpdate(existing, input, at);

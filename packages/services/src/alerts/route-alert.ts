@@ -15,11 +15,19 @@ export type RoutingOutcome =
 // Incident titles are shorter than alert titles.
 const INCIDENT_TITLE_MAX = 500;
 
+/** The incident the alert was linked to, if any. */
+export function incidentOf(outcome: RoutingOutcome): string | null {
+  if (outcome.kind === 'opened') return outcome.incident.id;
+  if (outcome.kind === 'grouped') return outcome.incidentId;
+  return null;
+}
+
 /**
  * Routes a firing alert (docs/api.md#routing-rules): the first enabled rule that matches decides. No match:
  * the alert is stored and nothing else happens. `suppress`: stored, marked suppressed. `create_incident`:
  * linked to an open incident of the same group within the window when the rule groups, else linked to a new
- * incident (title and mapped severity from the alert).
+ * incident (title and mapped severity from the alert), paged through the rule's escalation policy or,
+ * when the rule names none, `fallbackPolicyId` (the policy of the integration the alert came through).
  */
 export async function routeAlert(
   tx: Queryable,
@@ -27,6 +35,7 @@ export async function routeAlert(
   alert: alerts.AlertRow,
   rules: readonly routingRules.RoutingRuleRow[],
   at: Date,
+  fallbackPolicyId: string | null = null,
 ): Promise<RoutingOutcome> {
   const rule = firstMatchingRule(rules, alert);
   if (!rule) {
@@ -83,7 +92,11 @@ export async function routeAlert(
       severity: incidentSeverityFor(alert.severity, actions.severity),
       description: alert.description ?? '',
     },
-    { source: 'alert', routingRuleId: rule.id, escalationPolicyId: actions.escalation_policy_id ?? null },
+    {
+      source: 'alert',
+      routingRuleId: rule.id,
+      escalationPolicyId: actions.escalation_policy_id ?? fallbackPolicyId,
+    },
   );
   if (group !== null) await incidents.setGroupKey(tx, incident.id, group);
   await linkAlert(tx, alert, incident.id, { routingRuleId: rule.id, at });
