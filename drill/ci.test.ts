@@ -6,6 +6,7 @@ import { runDrill } from './lib/harness';
 import type { Drill, DrillResult } from './lib/types';
 import { badInput } from './scenarios/bad-input';
 import { fuzz } from './scenarios/fuzz';
+import { heartbeats } from './scenarios/heartbeats';
 import { redisOutage } from './scenarios/redis-outage';
 import { sigtermUnderLoad } from './scenarios/sigterm-under-load';
 import { twoReplicas } from './scenarios/two-replicas';
@@ -36,5 +37,9 @@ describe('drills (short)', () => {
 
   it('SIGTERM under load answers every accepted request', async () => {
     await passes(sigtermUnderLoad, { connections: 8 });
+  }, 150_000);
+
+  it('heartbeats due while Redis restarts empty each raise one alert', async () => {
+    await passes(heartbeats, { heartbeats: 10 });
   }, 150_000);
 });

@@ -1,6 +1,7 @@
 import type { Drill } from '../lib/types';
 import { badInput } from './bad-input';
 import { fuzz } from './fuzz';
+import { heartbeats } from './heartbeats';
 import { postgresOutage } from './postgres-outage';
 import { redisEmpty } from './redis-empty';
 import { redisOutage } from './redis-outage';
@@ -13,6 +14,7 @@ import { workerKilled } from './worker-killed';
 export const drills: Drill<any>[] = [
   redisOutage,
   redisEmpty,
+  heartbeats,
   postgresOutage,
   sentinelFailover,
   workerKilled,

@@ -11,6 +11,7 @@ import type { ServiceContext } from '@firebreak/services';
 import { aiHandlers } from './ai/handlers';
 import { createAiProvider } from './ai/provider';
 import { handleEscalationCheck, startEscalationReconciler } from './escalation-timers';
+import { startHeartbeatReconciler } from './heartbeat-reconciler';
 import { startHousekeeping } from './housekeeping';
 import { startOutboxRelay } from './outbox-relay';
 
@@ -30,7 +31,8 @@ export interface RunningWorker {
 }
 
 /**
- * Everything the worker runs: the outbox relay, the escalation consumer and reconciler, housekeeping.
+ * Everything the worker runs: the outbox relay, the escalation consumer and reconciler, the heartbeat
+ * reconciler, housekeeping.
  * The embedded start runs it inside its process; `apps/worker/src/main.ts` runs it alone.
  */
 export async function startWorker(ctx: ServiceContext, options: WorkerOptions): Promise<RunningWorker> {
@@ -63,18 +65,20 @@ export async function startWorker(ctx: ServiceContext, options: WorkerOptions): 
   });
   const relay = await startOutboxRelay(ctx, queues, intervalMs);
   const reconciler = startEscalationReconciler(ctx, intervalMs);
+  const heartbeatReconciler = startHeartbeatReconciler(ctx, intervalMs);
   const housekeeping = startHousekeeping(ctx);
   return {
     queues,
     tick: async () => {
       await relay.flush();
       await reconciler.runOnce();
+      await heartbeatReconciler.runOnce();
     },
     // Stop taking work first, let in-flight jobs finish (BullMQ's close waits for them), then the
     // connections. Jobs not started stay in Redis for the next worker.
     stop: async () => {
       housekeeping.stop();
-      await Promise.all([relay.stop(), reconciler.stop()]);
+      await Promise.all([relay.stop(), reconciler.stop(), heartbeatReconciler.stop()]);
       await Promise.all([escalationWorker.close(), aiWorker.close()]);
       await queues.close();
       blocking.disconnect();

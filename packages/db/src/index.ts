@@ -10,6 +10,7 @@ export { isDatabaseUnavailable } from './errors';
 export * as escalationPolicies from './escalation-policies';
 export * as escalations from './escalations';
 export { maxConnections, pingDatabase } from './health';
+export * as heartbeats from './heartbeats';
 export * as incidents from './incidents';
 export { type MigrateResult, type Migration, migrate, migrationsDir, readMigrations } from './migrate';
 export * as outbox from './outbox';

@@ -19,6 +19,7 @@ export * from './escalation';
 export * from './health/database-failure';
 export * from './health/invalid-signature';
 export * from './health/readiness';
+export * from './heartbeats';
 export * from './import';
 export * from './incidents/actor';
 export * from './incidents/add-note';

@@ -67,6 +67,21 @@ export async function recordAlerts(
   }
 }
 
+/**
+ * `recordAlerts` inside the caller's transaction, for a use case whose own write must commit or roll
+ * back with the alerts (a heartbeat's deadline claim). No retry here: the caller owns the transaction.
+ * The caller announces `opened` (`announceIncident`) after its commit, never before.
+ */
+export async function recordAlertsInTransaction(
+  tx: TransactionSql,
+  ctx: ServiceContext,
+  source: IntakeSource,
+  sent: readonly AlertInput[],
+  at: Date,
+): Promise<{ result: IntakeResult; opened: incidents.IncidentRow[] }> {
+  return recordInTransaction(tx, ctx, source, withIntegrationLabels(sent, source.labels), at);
+}
+
 /** The integration's labels on each alert, winning over the sender's of the same name. */
 function withIntegrationLabels(
   inputs: readonly AlertInput[],
