@@ -17,6 +17,7 @@ import { addAuthRoutes } from './routes/auth';
 import { addEscalationPolicyRoutes } from './routes/escalation-policies';
 import { addImportRoutes } from './routes/imports';
 import { addIncidentRoutes } from './routes/incidents';
+import { addIntegrationRoutes } from './routes/integrations';
 import { addReferenceRoutes } from './routes/reference';
 import { addRoutingRuleRoutes } from './routes/routing-rules';
 import { addScheduleRoutes } from './routes/schedules';
@@ -56,6 +57,7 @@ export function addApiRoutes(app: HttpApp, deps: ApiDeps): void {
   addAlertRoutes(ops, deps);
   addAiRoutes(ops, deps);
   addRoutingRuleRoutes(ops, deps);
+  addIntegrationRoutes(ops, deps);
   addSettingsRoutes(ops, deps);
   addImportRoutes(ops, deps);
   addMetricsRoute(app, deps.ctx.metrics);

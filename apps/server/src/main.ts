@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { startChatWorker } from '@firebreak/chat';
 import { loadConfigOrExit } from '@firebreak/config';
 import { EmbeddedPostgresError } from '@firebreak/embedded-postgres';
+import { scheduleOpenIntakeWarning } from '@firebreak/ingest';
 import { createLogger } from '@firebreak/logger';
 import { createRuntime, prepareDatabase, Shutdown, startServer } from '@firebreak/runtime';
 import { startWorker } from '@firebreak/worker';
@@ -36,6 +37,8 @@ try {
     process.stdout.write(`\n${line}\n`);
   });
   shutdown.add('database preparation', async () => database.stop());
+  // Once per process: a fixed webhook path that takes alerts from anyone is worth a line at every start.
+  void database.done.then(() => scheduleOpenIntakeWarning(runtime.ctx)).catch(() => {});
   // A database that was down at start can still turn out unusable when it answers (pool too large).
   database.done.catch(async (error: unknown) => {
     logger.fatal(

@@ -12,6 +12,7 @@ export * as escalations from './escalations';
 export { maxConnections, pingDatabase } from './health';
 export * as heartbeats from './heartbeats';
 export * as incidents from './incidents';
+export * as integrations from './integrations';
 export { type MigrateResult, type Migration, migrate, migrationsDir, readMigrations } from './migrate';
 export * as outbox from './outbox';
 export * as routingRules from './routing-rules';

@@ -7,6 +7,8 @@ import type { Queryable } from './client';
 export const settingKeys = {
   /** The escalation policy of incidents whose routing rule names none. */
   defaultEscalationPolicy: 'default_escalation_policy_id',
+  /** False turns the fixed `/api/v1/webhooks/*` paths off (absent: on, the historic behaviour). */
+  fixedWebhooksEnabled: 'fixed_webhooks_enabled',
 } as const;
 
 export async function getSetting<T>(sql: Queryable, key: string): Promise<T | undefined> {

@@ -3,6 +3,7 @@ import type { FailureLog, Metrics } from '@firebreak/metrics';
 import { AppError, toValidationIssues } from '@firebreak/schema';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { requestId } from 'hono/request-id';
+import { loggablePath } from './api-paths';
 import type { AppEnv } from './env';
 import { errorResponse, handleError } from './errors';
 import type { HttpApp } from './openapi/operation';
@@ -52,7 +53,7 @@ export function createBaseApp({ logger, metrics, failures }: BaseAppDeps): HttpA
       {
         method: c.req.method,
         route,
-        path: c.req.path,
+        path: loggablePath(c.req.path),
         status: c.res.status,
         duration_ms: Math.round(seconds * 10_000) / 10,
       },
@@ -65,7 +66,7 @@ export function createBaseApp({ logger, metrics, failures }: BaseAppDeps): HttpA
   });
   app.onError((error, c) => handleError(error, c, failures));
   app.notFound((c) =>
-    errorResponse(c, new AppError('not_found', `No route for ${c.req.method} ${c.req.path}.`)),
+    errorResponse(c, new AppError('not_found', `No route for ${c.req.method} ${loggablePath(c.req.path)}.`)),
   );
   return app;
 }

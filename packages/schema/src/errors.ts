@@ -12,6 +12,7 @@ export const errorStatus = {
   invalid_signature: 401,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   invalid_transition: 409,
   conflict: 409,
   ai_not_configured: 409,

@@ -5,6 +5,7 @@ export * from './errors';
 export * from './health';
 export * from './import';
 export * from './incident';
+export * from './integrations';
 export * from './jobs';
 export * from './oncall';
 export * from './oncall-source';

@@ -58,8 +58,22 @@ export const SettingsView = z.object({
   chat: ChatSettingsView,
   ai: z.object({ provider: z.string(), configured: z.boolean() }),
   default_escalation_policy_id: z.uuid().nullable(),
+  /** The four fixed `/api/v1/webhooks/*` paths accept alerts (docs/integrations/keyed-intake.md). */
+  fixed_webhooks_enabled: z.boolean(),
+  /** The fixed paths that accept alerts from anyone right now (no secret, token or topic set); empty when closed. */
+  open_intake: z.array(z.object({ path: z.string(), settings_slug: z.string() })),
 });
 export type SettingsView = z.infer<typeof SettingsView>;
 
-/** `PATCH /api/v1/settings`: the installation's default escalation policy (null: none). */
-export const UpdateSettingsInput = z.object({ default_escalation_policy_id: z.uuid().nullable() });
+/**
+ * `PATCH /api/v1/settings`: the installation's default escalation policy (null: none), and whether the
+ * fixed webhook paths are served. Each field is optional; at least one must be given.
+ */
+export const UpdateSettingsInput = z
+  .object({
+    default_escalation_policy_id: z.uuid().nullable().optional(),
+    fixed_webhooks_enabled: z.boolean().optional(),
+  })
+  .refine((input) => Object.values(input).some((value) => value !== undefined), {
+    message: 'give at least one of default_escalation_policy_id, fixed_webhooks_enabled',
+  });

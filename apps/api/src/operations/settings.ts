@@ -37,7 +37,7 @@ export const settingsOperations = {
     method: 'patch',
     path: '/api/v1/settings',
     access: 'admin',
-    summary: 'Set the default escalation policy',
+    summary: 'Set the default escalation policy, or turn the fixed webhook paths off or on',
     request: { body: jsonBody(UpdateSettingsInput) },
     responses: { 200: answer('The settings', SettingsView), ...errorAnswers(400, 403, 404, 415) },
   }),

@@ -6,6 +6,7 @@ import {
   chatSettingsView,
   getSettingsView,
   setDefaultEscalationPolicy,
+  setFixedWebhooksEnabled,
   writeIntegrationSecrets,
   writeSnsTopicAllowlist,
 } from '@firebreak/services';
@@ -34,7 +35,11 @@ export function addSettingsRoutes(ops: Operations, deps: ApiDeps): void {
   ops.add(op.testChat, async (c) => c.json(chatSettingsView(configured(await chatAuth.runNow()))));
 
   ops.add(op.update, async (c, { body }) => {
-    await setDefaultEscalationPolicy(ctx, body.default_escalation_policy_id);
+    if (body.default_escalation_policy_id !== undefined) {
+      await setDefaultEscalationPolicy(ctx, body.default_escalation_policy_id);
+    }
+    if (body.fixed_webhooks_enabled !== undefined)
+      await setFixedWebhooksEnabled(ctx, body.fixed_webhooks_enabled);
     return view(c);
   });
 

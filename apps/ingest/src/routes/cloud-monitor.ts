@@ -1,22 +1,18 @@
-import {
-  alertsOrThrow,
-  isAllowedCertUrl,
-  isAllowedSubscribeUrl,
-  parseSnsEnvelope,
-  verifySnsSignature,
-  webhookIntegrations,
-  webhookParsers,
-} from '@firebreak/domain';
-import { addRawOperation, answer, defineOperation, type HttpApp, parseJson } from '@firebreak/http';
-import { AppError, SnsEnvelope } from '@firebreak/schema';
-import { readSnsTopicAllowlist, recordAlerts, reportInvalidSignature } from '@firebreak/services';
+import { webhookIntegrations } from '@firebreak/domain';
+import { addRawOperation, answer, defineOperation, type HttpApp } from '@firebreak/http';
+import { SnsEnvelope } from '@firebreak/schema';
 import { z } from 'zod';
-import type { IngestDeps } from '../deps';
-import { type IntakeGate, rawJsonBody } from '../intake';
-import { SnsCertificateCache } from '../sns-certificates';
 import { IntakeAnswer, intakeAnswers } from './intake-answer';
+import type { SnsDelivery } from './sns-delivery';
 
 const { cloudwatch } = webhookIntegrations;
+
+/** What SNS may be answered: alarms recorded, or a subscription confirmed or ended. */
+export const snsAnswer = z.union([
+  IntakeAnswer,
+  z.object({ confirmed: z.literal(true), topic_arn: z.string() }),
+  z.object({ unsubscribed: z.literal(true), topic_arn: z.string() }),
+]);
 
 const operation = defineOperation({
   method: 'post',
@@ -30,100 +26,11 @@ const operation = defineOperation({
   },
   responses: {
     ...intakeAnswers,
-    200: answer(
-      'Alarms recorded, or a subscription confirmed or ended',
-      z.union([
-        IntakeAnswer,
-        z.object({ confirmed: z.literal(true), topic_arn: z.string() }),
-        z.object({ unsubscribed: z.literal(true), topic_arn: z.string() }),
-      ]),
-    ),
+    200: answer('Alarms recorded, or a subscription confirmed or ended', snsAnswer),
   },
 });
 
-// The certificate and subscribe URLs must match SNS_CERT_URL_PATTERN; loopback hosts are only ever
-// allowed when that pattern itself names them (tests), never by the default pattern.
-const urlOptions = { allowLoopback: true };
-
-/**
- * CloudWatch alarms through SNS: `text/plain` JSON, every message's
- * signature verified with the certificate of an allowed `SigningCertURL`, the topic checked against
- * the allowlist when one is set, subscriptions confirmed by fetching `SubscribeURL`, unsubscriptions
- * logged, alarms recorded.
- */
-export function addCloudMonitorRoute(app: HttpApp, deps: IngestDeps, gate: IntakeGate): void {
-  const { ctx, config } = deps;
-  const certificates = new SnsCertificateCache();
-
-  addRawOperation(app, operation, async (c) => {
-    const raw = await rawJsonBody(c, /^(text\/plain|application\/(.+\+)?json)\b/i);
-    const parsed = parseSnsEnvelope(parseJson(raw));
-    if (!parsed.ok)
-      throw new AppError('validation_failed', 'The request is not an SNS message.', parsed.problems);
-    const envelope = parsed.envelope;
-    const logger = c.get('logger').child({ integration: cloudwatch.id, sns_message_id: envelope.MessageId });
-    const refused = (fields: Record<string, unknown>) =>
-      reportInvalidSignature(ctx, cloudwatch.id, {
-        request_id: c.get('requestId'),
-        sns_message_id: envelope.MessageId,
-        ...fields,
-      });
-
-    if (!isAllowedCertUrl(envelope.SigningCertURL, config.snsCertUrlPattern, urlOptions)) {
-      refused({ why: 'certificate URL not allowed', url: envelope.SigningCertURL });
-      throw new AppError(
-        'invalid_signature',
-        'SigningCertURL is not an SNS certificate URL this service trusts.',
-      );
-    }
-    const certificate = await certificates.get(envelope.SigningCertURL);
-    if (!verifySnsSignature(envelope, certificate)) {
-      refused({ why: 'signature does not verify' });
-      throw new AppError('invalid_signature', 'The SNS message signature does not verify.');
-    }
-
-    const topics = await readSnsTopicAllowlist(ctx);
-    if (topics !== null && !topics.includes(envelope.TopicArn)) {
-      refused({ why: 'topic not allowed', topic_arn: envelope.TopicArn });
-      throw new AppError(
-        'invalid_signature',
-        'This SNS topic is not allowed to deliver here (Settings → Integrations).',
-      );
-    }
-
-    if (envelope.Type === 'SubscriptionConfirmation') {
-      if (!isAllowedSubscribeUrl(envelope.SubscribeURL, config.snsCertUrlPattern, urlOptions)) {
-        throw new AppError('validation_failed', 'SubscribeURL is not an SNS URL this service trusts.');
-      }
-      await confirmSubscription(envelope.SubscribeURL);
-      logger.info({ topic_arn: envelope.TopicArn }, 'sns subscription confirmed');
-      return c.json({ confirmed: true, topic_arn: envelope.TopicArn });
-    }
-    if (envelope.Type === 'UnsubscribeConfirmation') {
-      logger.warn(
-        { topic_arn: envelope.TopicArn },
-        'sns subscription ended: this topic no longer delivers alarms',
-      );
-      return c.json({ unsubscribed: true, topic_arn: envelope.TopicArn });
-    }
-    const receivedAt = ctx.now();
-    const result = webhookParsers.cloudwatch(envelope, receivedAt);
-    if (result.ok && result.ignored?.length)
-      logger.info({ ignored: result.ignored }, 'sns notification ignored');
-    const alerts = alertsOrThrow(result);
-    return c.json(await gate.run(() => recordAlerts(ctx, cloudwatch.id, alerts, receivedAt)));
-  });
-}
-
-async function confirmSubscription(url: string): Promise<void> {
-  try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(5000), redirect: 'error' });
-    if (res.ok) return;
-    throw new Error(`answered ${res.status}`);
-  } catch (error) {
-    // SNS sends the confirmation again on 5xx; a transient failure must not lose the subscription.
-    throw new AppError('service_unavailable', `Confirming the SNS subscription failed: ${String(error)}`, {
-      retry_after_seconds: 20,
-    });
-  }
+/** CloudWatch alarms through SNS at the fixed path (the delivery itself: sns-delivery.ts). */
+export function addCloudMonitorRoute(app: HttpApp, sns: SnsDelivery): void {
+  addRawOperation(app, operation, (c) => sns.receive(c, cloudwatch.id));
 }

@@ -1,12 +1,13 @@
-import { webhookIntegrations, webhookParsers } from '@firebreak/domain';
+import { webhookIntegrations } from '@firebreak/domain';
 import { addRawOperation, defineOperation, type HttpApp, jsonBody } from '@firebreak/http';
 import { AppError, GenericWebhookBody, genericWebhookJsonSchema } from '@firebreak/schema';
 import { readIntegrationSecret, reportInvalidSignature } from '@firebreak/services';
 import { z } from 'zod';
 import type { IngestDeps } from '../deps';
-import { type IntakeGate, ingest, rawJsonBody } from '../intake';
+import type { IntakeGate } from '../intake';
 import { genericSignatureMatches } from '../signatures';
 import { intakeAnswers } from './intake-answer';
+import { receiveJson } from './json-intake';
 
 const { generic } = webhookIntegrations;
 
@@ -42,13 +43,13 @@ export function addGenericWebhookRoutes(app: HttpApp, deps: IngestDeps, gate: In
     return c.json(schema as object);
   });
 
-  addRawOperation(app, webhookOperation, async (c) => {
-    const raw = await rawJsonBody(c);
-    const secret = await readIntegrationSecret(deps.ctx, 'genericSigningSecret');
-    if (secret !== null && !genericSignatureMatches(secret, raw, c.req.header('x-service-signature'))) {
-      reportInvalidSignature(deps.ctx, generic.id, { request_id: c.get('requestId') });
-      throw new AppError('invalid_signature', 'X-Service-Signature is missing or does not match the body.');
-    }
-    return c.json(await gate.run(() => ingest(deps.ctx, generic.id, raw, webhookParsers.generic)));
-  });
+  addRawOperation(app, webhookOperation, (c) =>
+    receiveJson(c, deps.ctx, gate, generic.id, 'generic', async (raw) => {
+      const secret = await readIntegrationSecret(deps.ctx, 'genericSigningSecret');
+      if (secret !== null && !genericSignatureMatches(secret, raw, c.req.header('x-service-signature'))) {
+        reportInvalidSignature(deps.ctx, generic.id, { request_id: c.get('requestId') });
+        throw new AppError('invalid_signature', 'X-Service-Signature is missing or does not match the body.');
+      }
+    }),
+  );
 }

@@ -25,5 +25,6 @@ export const IntakeAnswer = z.object({
  */
 export const intakeAnswers = {
   200: answer('Recorded', IntakeAnswer),
-  ...errorAnswers(400, 401, 413, 415, 503),
+  // 404: the fixed paths while turned off (fixed_webhooks_enabled: false), an unknown intake key.
+  ...errorAnswers(400, 401, 404, 413, 415, 503),
 };

@@ -1,12 +1,13 @@
-import { webhookIntegrations, webhookParsers } from '@firebreak/domain';
+import { webhookIntegrations } from '@firebreak/domain';
 import { addRawOperation, defineOperation, type HttpApp, jsonBody } from '@firebreak/http';
 import { AlertmanagerPayload, AppError, GrafanaPayload } from '@firebreak/schema';
 import { readIntegrationSecret, reportInvalidSignature } from '@firebreak/services';
 import { z } from 'zod';
 import type { IngestDeps } from '../deps';
-import { type IntakeGate, ingest, rawJsonBody } from '../intake';
+import type { IntakeGate } from '../intake';
 import { bearerMatches, grafanaSignatureMatches } from '../signatures';
 import { intakeAnswers } from './intake-answer';
+import { receiveJson } from './json-intake';
 
 const { alertmanager, grafana } = webhookIntegrations;
 
@@ -42,20 +43,20 @@ const grafanaOperation = defineOperation({
 export function addMonitoringWebhookRoutes(app: HttpApp, deps: IngestDeps, gate: IntakeGate): void {
   const { ctx } = deps;
 
-  addRawOperation(app, alertmanagerOperation, async (c) => {
-    const raw = await rawJsonBody(c);
-    const token = await readIntegrationSecret(ctx, 'alertmanagerBearerToken');
-    if (token !== null && !bearerMatches(token, c.req.header('authorization'))) {
-      reportInvalidSignature(ctx, alertmanager.id, { request_id: c.get('requestId') });
-      throw new AppError('invalid_signature', 'Authorization: Bearer <token> is missing or wrong.');
-    }
-    return c.json(await gate.run(() => ingest(ctx, alertmanager.id, raw, webhookParsers.alertmanager)));
-  });
+  addRawOperation(app, alertmanagerOperation, (c) =>
+    receiveJson(c, ctx, gate, alertmanager.id, 'alertmanager', async () => {
+      const token = await readIntegrationSecret(ctx, 'alertmanagerBearerToken');
+      if (token !== null && !bearerMatches(token, c.req.header('authorization'))) {
+        reportInvalidSignature(ctx, alertmanager.id, { request_id: c.get('requestId') });
+        throw new AppError('invalid_signature', 'Authorization: Bearer <token> is missing or wrong.');
+      }
+    }),
+  );
 
-  addRawOperation(app, grafanaOperation, async (c) => {
-    const raw = await rawJsonBody(c);
-    const secret = await readIntegrationSecret(ctx, 'grafanaHmacSecret');
-    if (secret !== null) {
+  addRawOperation(app, grafanaOperation, (c) =>
+    receiveJson(c, ctx, gate, grafana.id, 'grafana', async (raw) => {
+      const secret = await readIntegrationSecret(ctx, 'grafanaHmacSecret');
+      if (secret === null) return;
       const timestampHeader = await readIntegrationSecret(ctx, 'grafanaTimestampHeader');
       const timestamp = timestampHeader ? c.req.header(timestampHeader) : undefined;
       const signature = c.req.header('x-grafana-alerting-signature');
@@ -66,9 +67,8 @@ export function addMonitoringWebhookRoutes(app: HttpApp, deps: IngestDeps, gate:
         reportInvalidSignature(ctx, grafana.id, { request_id: c.get('requestId'), stale });
         throw new AppError('invalid_signature', 'X-Grafana-Alerting-Signature is missing or does not match.');
       }
-    }
-    return c.json(await gate.run(() => ingest(ctx, grafana.id, raw, webhookParsers.grafana)));
-  });
+    }),
+  );
 }
 
 const REPLAY_WINDOW_SECONDS = 5 * 60;

@@ -1,8 +1,9 @@
-import { escalationPolicies, routingRules } from '@firebreak/db';
+import { escalationPolicies, integrations, routingRules } from '@firebreak/db';
 import { byEvaluationOrder, firstMatchingRule, incidentSeverityFor } from '@firebreak/domain';
 import {
   AppError,
   type CreateRoutingRuleInput,
+  type MatchCriteria,
   type RoutingPreviewInput,
   type RoutingRule,
   type RuleActions,
@@ -46,11 +47,33 @@ async function requirePolicy(ctx: ServiceContext, actions: RuleActions | undefin
   }
 }
 
+/** A rule may only match integrations that exist: a typo would otherwise never match, silently. */
+async function requireIntegrations(ctx: ServiceContext, criteria: MatchCriteria | undefined): Promise<void> {
+  const named = criteria?.integration_id;
+  if (named === undefined) return;
+  const ids = Array.isArray(named) ? named : [named];
+  const found = await integrations.existingIntegrationIds(ctx.sql, ids);
+  const problems = ids.flatMap((id, index) =>
+    found.has(id)
+      ? []
+      : [
+          {
+            path: Array.isArray(named)
+              ? `match_criteria.integration_id[${index}]`
+              : 'match_criteria.integration_id',
+            message: 'no integration has this id',
+          },
+        ],
+  );
+  if (problems.length > 0) throw new AppError('validation_failed', 'The request is not valid.', problems);
+}
+
 export async function createRoutingRule(
   ctx: ServiceContext,
   input: CreateRoutingRuleInput,
 ): Promise<RoutingRule> {
   await requirePolicy(ctx, input.actions);
+  await requireIntegrations(ctx, input.match_criteria);
   const row = await routingRules.insertRoutingRule(ctx.sql, input, ctx.now());
   ctx.logger.info({ routing_rule_id: row.id, priority: row.priority }, 'routing rule created');
   return present(row);
@@ -62,6 +85,7 @@ export async function updateRoutingRule(
   input: UpdateRoutingRuleInput,
 ): Promise<RoutingRule> {
   await requirePolicy(ctx, input.actions);
+  await requireIntegrations(ctx, input.match_criteria);
   const row = await routingRules.updateRoutingRule(ctx.sql, id, input, ctx.now());
   if (!row) throw notFound(id);
   ctx.logger.info({ routing_rule_id: id }, 'routing rule updated');

@@ -2,6 +2,7 @@ import { settingKeys, settings } from '@firebreak/db';
 import { webhookIntegrations } from '@firebreak/domain';
 import type { SettingsView } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
+import { fixedWebhooksEnabledIn, openIntakePaths } from './fixed-webhooks';
 import { integrationSecrets } from './integrations';
 
 /**
@@ -60,5 +61,7 @@ export async function getSettingsView(
     ai: { provider: configured.aiProvider, configured: configured.aiProvider !== 'none' },
     default_escalation_policy_id:
       (values.get(settingKeys.defaultEscalationPolicy) as string | undefined) ?? null,
+    fixed_webhooks_enabled: fixedWebhooksEnabledIn(values),
+    open_intake: openIntakePaths(values),
   };
 }

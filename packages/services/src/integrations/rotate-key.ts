@@ -1,0 +1,22 @@
+import { integrations } from '@firebreak/db';
+import type { Integration } from '@firebreak/schema';
+import type { ServiceContext } from '../context';
+import { generateIntakeKey } from './keys';
+import { type IntegrationAudience, presentIntegration } from './present';
+import { integrationNotFound } from './queries';
+
+/**
+ * A new intake key; the old one stops working as soon as this commits (keyed intake reads the key on
+ * every request). Alerts keep deduplicating across the change: their scope is the integration's id.
+ */
+export async function rotateIntegrationKey(
+  ctx: ServiceContext,
+  id: string,
+  audience: IntegrationAudience,
+): Promise<Integration> {
+  const row = await integrations.setIntegrationKey(ctx.sql, id, generateIntakeKey(), ctx.now());
+  if (!row) throw integrationNotFound(id);
+  ctx.logger.info({ integration_id: id }, 'integration key rotated');
+  const current = await integrations.findIntegration(ctx.sql, id);
+  return presentIntegration(current ?? { ...row, last_alert_at: null }, audience);
+}
