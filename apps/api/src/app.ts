@@ -18,6 +18,7 @@ import { addEscalationPolicyRoutes } from './routes/escalation-policies';
 import { addImportRoutes } from './routes/imports';
 import { addIncidentRoutes } from './routes/incidents';
 import { addIntegrationRoutes } from './routes/integrations';
+import { addMaintenanceWindowRoutes } from './routes/maintenance-windows';
 import { addReferenceRoutes } from './routes/reference';
 import { addRoutingRuleRoutes } from './routes/routing-rules';
 import { addScheduleRoutes } from './routes/schedules';
@@ -57,6 +58,7 @@ export function addApiRoutes(app: HttpApp, deps: ApiDeps): void {
   addAlertRoutes(ops, deps);
   addAiRoutes(ops, deps);
   addRoutingRuleRoutes(ops, deps);
+  addMaintenanceWindowRoutes(ops, deps);
   addIntegrationRoutes(ops, deps);
   addSettingsRoutes(ops, deps);
   addImportRoutes(ops, deps);

@@ -13,6 +13,7 @@ import { createAiProvider } from './ai/provider';
 import { handleEscalationCheck, startEscalationReconciler } from './escalation-timers';
 import { startHeartbeatReconciler } from './heartbeat-reconciler';
 import { startHousekeeping } from './housekeeping';
+import { startMaintenanceRelease } from './maintenance-release';
 import { startOutboxRelay } from './outbox-relay';
 
 export interface WorkerOptions {
@@ -32,7 +33,7 @@ export interface RunningWorker {
 
 /**
  * Everything the worker runs: the outbox relay, the escalation consumer and reconciler, the heartbeat
- * reconciler, housekeeping.
+ * reconciler, the release of ended maintenance windows, housekeeping.
  * The embedded start runs it inside its process; `apps/worker/src/main.ts` runs it alone.
  */
 export async function startWorker(ctx: ServiceContext, options: WorkerOptions): Promise<RunningWorker> {
@@ -66,10 +67,13 @@ export async function startWorker(ctx: ServiceContext, options: WorkerOptions): 
   const relay = await startOutboxRelay(ctx, queues, intervalMs);
   const reconciler = startEscalationReconciler(ctx, intervalMs);
   const heartbeatReconciler = startHeartbeatReconciler(ctx, intervalMs);
+  const maintenanceRelease = startMaintenanceRelease(ctx, intervalMs);
   const housekeeping = startHousekeeping(ctx);
   return {
     queues,
     tick: async () => {
+      // First: the incidents a window's end opens then reach the queues in this same tick.
+      await maintenanceRelease.runOnce();
       await relay.flush();
       await reconciler.runOnce();
       await heartbeatReconciler.runOnce();
@@ -78,6 +82,7 @@ export async function startWorker(ctx: ServiceContext, options: WorkerOptions): 
     // connections. Jobs not started stay in Redis for the next worker.
     stop: async () => {
       housekeeping.stop();
+      await maintenanceRelease.stop();
       await Promise.all([relay.stop(), reconciler.stop(), heartbeatReconciler.stop()]);
       await Promise.all([escalationWorker.close(), aiWorker.close()]);
       await queues.close();

@@ -32,3 +32,14 @@ export function holdingWindow<W extends WindowLike>(
 ): W | undefined {
   return windows.find((window) => windowMatches(window, alert));
 }
+
+export type MaintenanceStatus = 'scheduled' | 'active' | 'ended';
+
+/**
+ * Where a window stands at `at`: it holds alerts back from `starts_at` (included) to `ends_at`
+ * (excluded), the same bounds intake uses to find the windows in force.
+ */
+export function maintenanceStatus(window: { starts_at: Date; ends_at: Date }, at: Date): MaintenanceStatus {
+  if (window.starts_at.getTime() > at.getTime()) return 'scheduled';
+  return window.ends_at.getTime() > at.getTime() ? 'active' : 'ended';
+}

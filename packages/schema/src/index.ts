@@ -7,6 +7,7 @@ export * from './import';
 export * from './incident';
 export * from './integrations';
 export * from './jobs';
+export * from './maintenance-windows';
 export * from './oncall';
 export * from './oncall-source';
 export * from './page';

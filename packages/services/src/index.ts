@@ -30,6 +30,7 @@ export * from './incidents/queries';
 export { parseIncidentRef } from './incidents/ref';
 export { updateIncident } from './incidents/update';
 export * from './integrations';
+export * from './maintenance';
 export * from './oncall';
 export * from './outbox';
 export * from './routing/rules';

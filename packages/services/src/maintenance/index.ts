@@ -1,0 +1,5 @@
+export * from './create';
+export * from './delete';
+export * from './list';
+export * from './present';
+export { releaseEndedWindows } from './release';
