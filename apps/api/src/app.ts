@@ -19,6 +19,7 @@ import { addImportRoutes } from './routes/imports';
 import { addIncidentRoutes } from './routes/incidents';
 import { addIntegrationRoutes } from './routes/integrations';
 import { addMaintenanceWindowRoutes } from './routes/maintenance-windows';
+import { addOutgoingWebhookRoutes } from './routes/outgoing-webhooks';
 import { addReferenceRoutes } from './routes/reference';
 import { addRoutingRuleRoutes } from './routes/routing-rules';
 import { addScheduleRoutes } from './routes/schedules';
@@ -62,6 +63,7 @@ export function addApiRoutes(app: HttpApp, deps: ApiDeps): void {
   addIntegrationRoutes(ops, deps);
   addSettingsRoutes(ops, deps);
   addImportRoutes(ops, deps);
+  addOutgoingWebhookRoutes(ops, deps);
   addMetricsRoute(app, deps.ctx.metrics);
 }
 

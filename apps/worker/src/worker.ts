@@ -15,6 +15,7 @@ import { startHeartbeatReconciler } from './heartbeat-reconciler';
 import { startHousekeeping } from './housekeeping';
 import { startMaintenanceRelease } from './maintenance-release';
 import { startOutboxRelay } from './outbox-relay';
+import { startOutgoingWebhooks } from './outgoing-webhooks/start';
 
 export interface WorkerOptions {
   redis: RedisConfig;
@@ -64,6 +65,8 @@ export async function startWorker(ctx: ServiceContext, options: WorkerOptions): 
       ctx.logger.error({ job_id: job?.id, job: job?.name, err: error }, 'job failed');
     },
   });
+  // A queue of its own too: a slow webhook target never delays a page.
+  const webhooks = startOutgoingWebhooks(ctx, queues, { connection: blocking, intervalMs });
   const relay = await startOutboxRelay(ctx, queues, intervalMs);
   const reconciler = startEscalationReconciler(ctx, intervalMs);
   const heartbeatReconciler = startHeartbeatReconciler(ctx, intervalMs);
@@ -76,6 +79,7 @@ export async function startWorker(ctx: ServiceContext, options: WorkerOptions): 
       await maintenanceRelease.runOnce();
       await relay.flush();
       await reconciler.runOnce();
+      await webhooks.runOnce();
       await heartbeatReconciler.runOnce();
     },
     // Stop taking work first, let in-flight jobs finish (BullMQ's close waits for them), then the
@@ -84,7 +88,7 @@ export async function startWorker(ctx: ServiceContext, options: WorkerOptions): 
       housekeeping.stop();
       await maintenanceRelease.stop();
       await Promise.all([relay.stop(), reconciler.stop(), heartbeatReconciler.stop()]);
-      await Promise.all([escalationWorker.close(), aiWorker.close()]);
+      await Promise.all([escalationWorker.close(), aiWorker.close(), webhooks.stop()]);
       await queues.close();
       blocking.disconnect();
     },

@@ -10,6 +10,7 @@ export * from './jobs';
 export * from './maintenance-windows';
 export * from './oncall';
 export * from './oncall-source';
+export * from './outgoing-webhooks';
 export * from './page';
 export * from './routing';
 export * from './settings';

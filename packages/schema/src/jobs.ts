@@ -2,7 +2,7 @@
 // schemas: the outbox in packages/db types its rows against it without depending on the queue package.
 import { z } from 'zod';
 
-export const queueNames = ['chat', 'escalation', 'ai'] as const;
+export const queueNames = ['chat', 'escalation', 'ai', 'webhooks'] as const;
 export type QueueName = (typeof queueNames)[number];
 
 export interface JobSpec<Q extends QueueName, P extends z.ZodType> {
@@ -80,6 +80,18 @@ export const jobCatalog = {
     payload: z.object({ request_id: z.uuid() }),
     attempts: 3,
     backoffMs: 5000,
+  }),
+  /**
+   * Wake-up call: a line of outgoing-webhook deliveries (one webhook, one incident) may have one due.
+   * Deliveries and their retry times live in PostgreSQL (docs/integrations/outgoing-webhooks.md); the
+   * job's own retries only cover a failure of ours (the database away), and the reconciler covers a
+   * job that gave up or was lost.
+   */
+  'webhook.deliver': spec({
+    queue: 'webhooks',
+    payload: z.object({ webhook_id: z.uuid(), incident_id: z.uuid() }),
+    attempts: 3,
+    backoffMs: 1000,
   }),
 } as const;
 

@@ -33,6 +33,7 @@ export * from './integrations';
 export * from './maintenance';
 export * from './oncall';
 export * from './outbox';
+export * from './outgoing-webhooks';
 export * from './routing/rules';
 export * from './settings/default-policy';
 export * from './settings/fixed-webhooks';

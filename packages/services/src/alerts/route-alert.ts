@@ -96,9 +96,11 @@ export async function routeAlert(
       source: 'alert',
       routingRuleId: rule.id,
       escalationPolicyId: actions.escalation_policy_id ?? fallbackPolicyId,
+      completeOpening: async (opened) => {
+        if (group !== null) await incidents.setGroupKey(tx, opened.id, group);
+        await linkAlert(tx, alert, opened.id, { routingRuleId: rule.id, at });
+      },
     },
   );
-  if (group !== null) await incidents.setGroupKey(tx, incident.id, group);
-  await linkAlert(tx, alert, incident.id, { routingRuleId: rule.id, at });
   return { kind: 'opened', ruleId: rule.id, incident };
 }

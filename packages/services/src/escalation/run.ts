@@ -2,6 +2,7 @@ import { escalationPolicies, escalations, incidents, outbox, timeline } from '@f
 import { nextEscalationStep } from '@firebreak/domain';
 import type { ServiceContext } from '../context';
 import { chatJobs } from '../incidents/chat-jobs';
+import { queueWebhookEvent } from '../outgoing-webhooks/queue-event';
 import { type EscalationTarget, resolveTargets } from './targets';
 
 export interface EscalationOutcome {
@@ -84,6 +85,7 @@ export async function runEscalation(ctx: ServiceContext, incidentId: string): Pr
       at: now,
     });
     await outbox.insertOutboxRows(tx, [chatJobs.escalationNotice(incidentId, entry.id)]);
+    await queueWebhookEvent(tx, 'incident.escalated', incidentId, now);
     return {
       outcome: {
         fired: true,

@@ -1,6 +1,7 @@
 import { incidents, outbox, timeline } from '@firebreak/db';
 import type { Actor, AddNoteInput, TimelineEntry } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
+import { queueWebhookEvent } from '../outgoing-webhooks/queue-event';
 import { chatJobs } from './chat-jobs';
 import { presentTimelineEntry } from './present';
 import { incidentNotFound } from './ref';
@@ -20,14 +21,16 @@ export async function addNote(
     const incident = await incidents.lockIncident(tx, ref);
     if (!incident) throw incidentNotFound(ref);
     if (incident.status === 'resolved') throw sealed();
+    const at = ctx.now();
     const row = await timeline.insertTimelineEntry(tx, {
       incidentId: incident.id,
       type: 'message',
       actor,
       data: { text: input.text },
-      at: ctx.now(),
+      at,
     });
     await outbox.insertOutboxRows(tx, [chatJobs.postEntry(incident.id, row.id)]);
+    await queueWebhookEvent(tx, 'incident.note_added', incident.id, at);
     return row;
   });
   return presentTimelineEntry(entry);

@@ -2,6 +2,7 @@ import { incidents, outbox, type Queryable, timeline } from '@firebreak/db';
 import type { Actor, CreateIncidentInput, Incident, IncidentSource } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
 import { chooseEscalationPolicy, startEscalation } from '../escalation/start';
+import { queueWebhookEvent } from '../outgoing-webhooks/queue-event';
 import { chatJobs } from './chat-jobs';
 import { personOf, requireCommander } from './commander';
 import { presentIncident } from './present';
@@ -10,6 +11,11 @@ export interface OpenIncidentOptions {
   source: IncidentSource;
   routingRuleId?: string | null;
   escalationPolicyId?: string | null;
+  /**
+   * Work that belongs to the opening (linking the alert that opened it), done before the
+   * `incident.created` webhook event takes its picture of the incident, so the event shows it.
+   */
+  completeOpening?: (incident: incidents.IncidentRow) => Promise<void>;
 }
 
 /**
@@ -55,6 +61,8 @@ export async function openIncident(
   }
   await outbox.insertOutboxRows(tx, [chatJobs.openChannel(row.id)]);
   if (policyId) await startEscalation(tx, row.id, policyId, at);
+  await options.completeOpening?.(row);
+  await queueWebhookEvent(tx, 'incident.created', row.id, at);
   return row;
 }
 

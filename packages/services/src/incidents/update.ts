@@ -2,6 +2,7 @@ import { ai, escalations, incidents, outbox, type TransactionSql, timeline, user
 import { mttrSeconds, planStatusChange } from '@firebreak/domain';
 import { type Actor, AppError, type Incident, type UpdateIncidentInput } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
+import { queueWebhookEvent } from '../outgoing-webhooks/queue-event';
 import { chatJobs } from './chat-jobs';
 import { personOf, requireCommander } from './commander';
 import { presentIncident } from './present';
@@ -29,13 +30,26 @@ export async function updateIncident(
     const jobs: OutboxJob[] = [];
     let row = current;
     row = await applyFieldChanges(tx, ctx, actor, row, input, at, jobs);
-    if (input.status) row = await applyStatusChange(tx, actor, row, input.status, at, jobs, ctx.features);
+    // Each event snapshots the incident as it is at that point: `updated` before the status moves.
+    if (row !== current) await queueWebhookEvent(tx, 'incident.updated', row.id, at);
+    if (input.status) {
+      const before = row;
+      row = await applyStatusChange(tx, actor, row, input.status, at, jobs, ctx.features);
+      if (row !== before) await queueWebhookEvent(tx, statusEvents[row.status], row.id, at);
+    }
     await outbox.insertOutboxRows(tx, jobs);
     return row.id;
   });
   const view = await incidents.findIncidentView(ctx.sql, { id });
   return presentIncident(view!);
 }
+
+/** The webhook event of a status move (nothing moves back to triggered). */
+const statusEvents = {
+  triggered: 'incident.updated',
+  acknowledged: 'incident.acknowledged',
+  resolved: 'incident.resolved',
+} as const;
 
 /** Severity, title, description and commander; status is applied after them (see resolution order). */
 async function applyFieldChanges(

@@ -1,0 +1,32 @@
+import type { outgoingWebhooks } from '@firebreak/db';
+import type { OutgoingWebhook, OutgoingWebhookEvent, WebhookDelivery } from '@firebreak/schema';
+
+/** The secret is write-only: the API says whether one is set, never what it is. */
+export function presentWebhook(row: outgoingWebhooks.OutgoingWebhookRow): OutgoingWebhook {
+  return {
+    id: row.id,
+    name: row.name,
+    url: row.url,
+    events: row.events as OutgoingWebhookEvent[],
+    has_secret: row.secret !== null,
+    enabled: row.enabled,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+export function presentDelivery(row: outgoingWebhooks.DeliveryRow): WebhookDelivery {
+  return {
+    id: row.id,
+    event: row.event as OutgoingWebhookEvent,
+    incident_id: row.incident_id,
+    status: row.status,
+    attempts: row.attempts,
+    last_status_code: row.last_status_code,
+    last_error: row.last_error,
+    last_duration_ms: row.last_duration_ms,
+    created_at: row.created_at.toISOString(),
+    delivered_at: row.delivered_at?.toISOString() ?? null,
+    next_attempt_at: row.next_attempt_at?.toISOString() ?? null,
+  };
+}
