@@ -2,10 +2,10 @@
 // real server routes over HTTP, on this file's own database. One operator's session, step by step:
 // log in, open an incident, watch the list update by itself, acknowledge, note, commander, resolve
 // with MTTR, edit a routing rule and preview it, set the webhook signing secret (and sign a request
-// with the recipe the page shows), dry-run and run an OnCall import against the fake OnCall API, and
-// read the schedules. Screenshots of each screen go to
-// test-results/screenshots/ (CI artifacts; docs/screenshots/ holds a copy), and each screen, in the
-// state the screenshot shows, passes axe-core's WCAG 2.1 A/AA rules.
+// with the recipe the page shows), create an integration and use its sender snippet's URL, dry-run
+// and run an OnCall import against the fake OnCall API, and read the schedules. Screenshots of each
+// screen go to test-results/screenshots/ (CI artifacts; docs/screenshots/ holds a copy), and each
+// screen, in the state the screenshot shows, passes axe-core's WCAG 2.1 A/AA rules.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { bodyOf, type FakeOnCallApi, startFakeOnCallApi } from '@firebreak/testing';
@@ -272,6 +272,50 @@ describe('the operator console', () => {
     expect(JSON.parse(stdout)).toMatchObject({ received: 1, created: 1 });
     await screenshot(page, 'settings');
     await expectNoAxeViolations(page, 'the settings');
+  });
+
+  it('creates an integration whose sender snippet carries its intake URL, which takes alerts', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Integrations' }).click();
+    // The generic path is signed now; the others still take alerts from anyone, and the page says so.
+    const notice = page.getByTestId('open-intake');
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain('/api/v1/webhooks/metrics-alertmanager');
+    expect(await notice.textContent()).not.toContain('/api/v1/webhooks/generic');
+
+    await page.getByRole('button', { name: 'New integration' }).click();
+    const form = page.getByRole('form', { name: 'New integration' });
+    await form.getByLabel('Name', { exact: true }).fill('Prod Alertmanager');
+    await form.getByLabel(/^Type/).selectOption('alertmanager');
+    await form.getByLabel(/^Labels/).fill('env=prod');
+    await expectNoAxeViolations(page, 'the New integration form');
+    await form.getByRole('button', { name: 'Create integration' }).click();
+
+    const details = page.getByTestId('integration-details');
+    await details.waitFor();
+    const [integration] = (await json('GET', '/api/v1/integrations')).integrations;
+    expect(integration).toMatchObject({
+      name: 'Prod Alertmanager',
+      type: 'alertmanager',
+      labels: { env: 'prod' },
+    });
+    expect(await details.getByTestId('intake-url').textContent()).toBe(integration.intake_url);
+    expect(await details.getByTestId('sender-snippet').textContent()).toContain(
+      `url: ${integration.intake_url}`,
+    );
+
+    // The URL as the snippet gives it takes an Alertmanager group with no other credential.
+    const sent = await fetch(integration.intake_url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        status: 'firing',
+        alerts: [{ status: 'firing', labels: { alertname: 'QueueBacklog', severity: 'info' } }],
+      }),
+    });
+    expect(sent.status).toBe(200);
+    expect((await bodyOf(sent)).received).toBe(1);
+    await screenshot(page, 'integrations');
+    await expectNoAxeViolations(page, 'the integrations');
   });
 
   it('previews a Grafana OnCall import with a dry run, then imports', async () => {

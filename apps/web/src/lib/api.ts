@@ -4,12 +4,19 @@ import { webhookIntegrations } from '@firebreak/domain/browser';
 import type {
   Alert,
   ApiKey,
+  CreateIntegrationInput,
+  CreateMaintenanceWindowInput,
+  CreateOutgoingWebhookInput,
   EscalationPolicy,
   Incident,
   IncidentSeverity,
   IncidentStatus,
+  Integration,
+  IntegrationType,
+  MaintenanceWindow,
   OnCall,
   OnCallImportResult,
+  OutgoingWebhook,
   Postmortem,
   Readiness,
   Role,
@@ -17,7 +24,10 @@ import type {
   Schedule,
   SettingsView,
   TimelineEntry,
+  UpdateIntegrationInput,
+  UpdateOutgoingWebhookInput,
   User,
+  WebhookDelivery,
 } from '@firebreak/schema';
 import { ApiError, del, get, patch, post, put, request } from './api-client';
 
@@ -33,6 +43,13 @@ export type NewIncident = { title: string; severity: IncidentSeverity; descripti
 export type RuleInput = Pick<RoutingRule, 'name' | 'priority' | 'enabled' | 'match_criteria' | 'actions'>;
 export type PreviewSample = { source: string | null; labels: Record<string, string>; severity: string };
 export type PreviewResult = { rule: RoutingRule | null; outcome: string };
+export type { Integration, IntegrationType, MaintenanceWindow, OutgoingWebhook, WebhookDelivery };
+// Request bodies are the schema's own types, so a field the API adds or renames fails the type-check here.
+export type IntegrationInput = CreateIntegrationInput;
+export type IntegrationPatch = UpdateIntegrationInput;
+export type MaintenanceWindowInput = CreateMaintenanceWindowInput;
+/** The secret is write-only: omitted keeps it, null removes it. */
+export type OutgoingWebhookInput = CreateOutgoingWebhookInput;
 
 const id = encodeURIComponent;
 
@@ -95,11 +112,36 @@ export const api = {
     }),
   setDefaultPolicy: (policyId: string | null) =>
     patch<SettingsView>('/api/v1/settings', { default_escalation_policy_id: policyId }),
+  setFixedWebhooksEnabled: (enabled: boolean) =>
+    patch<SettingsView>('/api/v1/settings', { fixed_webhooks_enabled: enabled }),
   testChat: () => post<SettingsView['chat']>('/api/v1/settings/chat/test'),
   apiKeys: () => get<{ api_keys: ApiKey[] }>('/api/v1/api-keys'),
   createApiKey: (name: string, role: Role) =>
     post<{ id: string; name: string; token: string }>('/api/v1/api-keys', { name, role }),
   revokeApiKey: (keyId: string) => del(`/api/v1/api-keys/${id(keyId)}`),
+
+  integrations: () => get<{ integrations: Integration[] }>('/api/v1/integrations'),
+  createIntegration: (input: IntegrationInput) => post<Integration>('/api/v1/integrations', input),
+  updateIntegration: (integrationId: string, changes: IntegrationPatch) =>
+    patch<Integration>(`/api/v1/integrations/${id(integrationId)}`, changes),
+  deleteIntegration: (integrationId: string) => del(`/api/v1/integrations/${id(integrationId)}`),
+  rotateIntegrationKey: (integrationId: string) =>
+    post<Integration>(`/api/v1/integrations/${id(integrationId)}/rotate-key`),
+
+  maintenanceWindows: () => get<{ maintenance_windows: MaintenanceWindow[] }>('/api/v1/maintenance-windows'),
+  createMaintenanceWindow: (input: MaintenanceWindowInput) =>
+    post<MaintenanceWindow>('/api/v1/maintenance-windows', input),
+  /** Ends an active window now (its held alerts are released); removes a scheduled or ended one. */
+  deleteMaintenanceWindow: (windowId: string) => del(`/api/v1/maintenance-windows/${id(windowId)}`),
+
+  outgoingWebhooks: () => get<{ outgoing_webhooks: OutgoingWebhook[] }>('/api/v1/outgoing-webhooks'),
+  createOutgoingWebhook: (input: OutgoingWebhookInput) =>
+    post<OutgoingWebhook>('/api/v1/outgoing-webhooks', input),
+  updateOutgoingWebhook: (webhookId: string, changes: UpdateOutgoingWebhookInput) =>
+    patch<OutgoingWebhook>(`/api/v1/outgoing-webhooks/${id(webhookId)}`, changes),
+  deleteOutgoingWebhook: (webhookId: string) => del(`/api/v1/outgoing-webhooks/${id(webhookId)}`),
+  webhookDeliveries: (webhookId: string) =>
+    get<{ deliveries: WebhookDelivery[] }>(`/api/v1/outgoing-webhooks/${id(webhookId)}/deliveries`),
 
   importOnCall: (input: { url: string; api_token: string; dry_run: boolean }) =>
     post<OnCallImportResult>('/api/v1/imports/oncall', input),

@@ -73,7 +73,18 @@ export function AlertsPage() {
               <tr key={alert.id}>
                 <td style={{ fontWeight: 600 }}>{alert.title}</td>
                 <td>{alert.severity}</td>
-                <td>{alert.status}</td>
+                <td>
+                  {alert.status}
+                  {/* Stored but paging nobody until the window ends (docs/api.md#maintenance-windows). */}
+                  {alert.suppressed_by === 'maintenance' ? (
+                    <>
+                      {' '}
+                      <span className="badge plain mw-active" data-testid="held-by-maintenance">
+                        held by maintenance
+                      </span>
+                    </>
+                  ) : null}
+                </td>
                 <td>{alert.source ?? '—'}</td>
                 <td className="mono small">
                   {Object.entries(alert.labels)

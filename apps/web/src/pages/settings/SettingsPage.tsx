@@ -6,6 +6,8 @@ import { AiSection } from './AiSection';
 import { ApiKeysSection } from './ApiKeysSection';
 import { ChatSection } from './ChatSection';
 import { DefaultPolicySection } from './DefaultPolicySection';
+import { FixedPathsSection } from './FixedPathsSection';
+import { OutgoingWebhooksLink } from './OutgoingWebhooksLink';
 import { WebhookSecretSection } from './WebhookSecretSection';
 
 export function SettingsPage() {
@@ -23,12 +25,14 @@ export function SettingsPage() {
       <ErrorMessage error={settings.error} prefix="Could not load settings" />
       {settings.data ? (
         <div className="stack">
+          <FixedPathsSection settings={settings.data} admin={admin} />
           <WebhookSecretSection settings={settings.data} admin={admin} />
           <div className="grid-2">
             <ChatSection settings={settings.data} admin={admin} />
             <AiSection settings={settings.data} />
           </div>
           <DefaultPolicySection settings={settings.data} admin={admin} />
+          {admin ? <OutgoingWebhooksLink /> : null}
           {admin ? <ApiKeysSection /> : null}
         </div>
       ) : null}
