@@ -10,9 +10,16 @@ import { chatLatency } from './suites/chat-latency';
 import { escalationSkew } from './suites/escalation';
 import { incidentList } from './suites/incident-list';
 import { intake } from './suites/intake';
+import { keyedIntake } from './suites/keyed-intake';
 import { pnpmStartMemory } from './suites/memory';
 
-const benchmarks: Benchmark[] = [apiBaseline, intake, incidentList, escalationSkew, chatLatency];
+const all: Benchmark[] = [apiBaseline, intake, keyedIntake, incidentList, escalationSkew, chatLatency];
+// `pnpm bench keyed` runs only the suites whose name contains one of the words given (and skips the
+// pnpm-start memory run): a quicker look at one number. With no words, everything runs.
+const only = process.argv.slice(2).map((word) => word.toLowerCase());
+const benchmarks = only.length
+  ? all.filter((benchmark) => only.some((word) => benchmark.name.includes(word)))
+  : all;
 
 const env = await startEnvironment();
 const results: BenchResult[] = [];
@@ -31,8 +38,10 @@ try {
 } finally {
   await env.stop();
 }
-process.stderr.write('running pnpm-start memory…\n');
-results.push(...(await pnpmStartMemory()));
+if (only.length === 0) {
+  process.stderr.write('running pnpm-start memory…\n');
+  results.push(...(await pnpmStartMemory()));
+}
 console.log('');
 printTable(results);
 const file = writeJson(resolve(import.meta.dirname, 'results'), results, {
