@@ -158,31 +158,37 @@ describe('the Kubernetes manifests', () => {
     expect(envOf(container, 'DATABASE_URL').valueFrom.secretKeyRef.name).toBe('firebreak-secrets');
   });
 
-  it('route through the Ingress exactly as the shipped nginx config does', () => {
+  it('route through the Ingress exactly as the shipped nginx config does, to the apps of docs/api.md#processes', () => {
     const ingress = one('Ingress', 'firebreak');
     const nginx = readFileSync(SHIPPED_NGINX_CONF, 'utf8');
-    const paths = [
-      '/api/v1/webhooks/generic',
-      '/api/v1/webhooks/metrics-alertmanager',
-      '/api/v1/webhooks',
-      '/api/v1/webhooksx',
-      '/api/v1/chat/commands',
-      '/api/v1/chat/events',
-      '/api/v1/chat',
-      '/api/v1/chatter',
-      '/api/v1/incidents',
-      '/api/v1/auth/login',
-      '/api/v1',
-      '/ready',
-      '/metrics',
-      '/',
-      '/incidents/42',
-      '/assets/index.js',
+    // Each path with the app that must serve it: comparing the two routings alone would pass while
+    // both sent a path to the same wrong app.
+    const paths: Array<[path: string, app: 'ingest' | 'api' | 'chat']> = [
+      ['/api/v1/webhooks/generic', 'ingest'],
+      ['/api/v1/webhooks/metrics-alertmanager', 'ingest'],
+      ['/api/v1/webhooks', 'api'],
+      ['/api/v1/webhooksx', 'api'],
+      ['/api/v1/intake/Zm9vYmFyLWtleS0xMjM0', 'ingest'],
+      ['/api/v1/intake/', 'ingest'],
+      ['/api/v1/intake', 'api'],
+      ['/api/v1/intakes', 'api'],
+      ['/api/v1/chat/commands', 'chat'],
+      ['/api/v1/chat/events', 'chat'],
+      ['/api/v1/chat', 'api'],
+      ['/api/v1/chatter', 'api'],
+      ['/api/v1/incidents', 'api'],
+      ['/api/v1/integrations', 'api'],
+      ['/api/v1/auth/login', 'api'],
+      ['/api/v1', 'api'],
+      ['/ready', 'api'],
+      ['/metrics', 'api'],
+      ['/', 'api'],
+      ['/incidents/42', 'api'],
+      ['/assets/index.js', 'api'],
     ];
-    for (const path of paths) {
-      const upstream = nginxUpstreamFor(nginx, path);
-      expect(upstream, `nginx ${path}`).toBeDefined();
-      expect(ingressServiceFor(ingress, path), path).toBe(`firebreak-${upstream}`);
+    for (const [path, app] of paths) {
+      expect(nginxUpstreamFor(nginx, path), `nginx ${path}`).toBe(app);
+      expect(ingressServiceFor(ingress, path), `Ingress ${path}`).toBe(`firebreak-${app}`);
     }
     // The Ingress's backends are the apps' Services, on their named port.
     for (const service of ['firebreak-ingest', 'firebreak-api', 'firebreak-chat']) one('Service', service);

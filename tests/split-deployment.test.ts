@@ -142,6 +142,54 @@ describe('the split deployment behind nginx', () => {
     );
   });
 
+  // After the webhook test, whose incident list expects that alert's incident alone.
+  it("sends keyed intake to ingest: an alert at an integration's own URL is recorded under it", async () => {
+    const created = await fetch(
+      url('/api/v1/integrations'),
+      authed({ method: 'POST', body: JSON.stringify({ name: 'Split keyed intake', type: 'generic' }) }),
+    );
+    expect(created.status).toBe(201);
+    const integration = await bodyOf(created);
+    // PUBLIC_URL is nginx's URL, so the URL handed to senders is the proxy's.
+    expect(integration.intake_url).toBe(url(`/api/v1/intake/${integration.key}`));
+
+    const sent = await fetch(integration.intake_url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'split-intake-1' },
+      body: JSON.stringify({
+        alerts: [
+          { title: 'Queue backlog on worker-2', severity: 'warning', external_id: 'backlog-worker-2' },
+        ],
+      }),
+    });
+    expect(sent.status).toBe(200);
+    const intake = await bodyOf(sent);
+    expect(intake).toMatchObject({ received: 1, created: 1 });
+    await waitFor(() => answeredBy('split-intake-1').length > 0, { what: 'the keyed intake in an app log' });
+    expect(answeredBy('split-intake-1')).toEqual(['ingest']);
+    // The key is the sender's only credential: nginx's access log keeps its first 4 characters, as
+    // the apps do, and no process logs it whole.
+    const proxied = await waitFor(
+      () => deployment.linesOf('nginx').find((line) => line.includes('split-intake-1')),
+      { what: "the keyed intake in nginx's access log" },
+    );
+    expect(JSON.parse(proxied).uri).toBe(`/api/v1/intake/${integration.key.slice(0, 4)}…`);
+    for (const name of ['nginx', 'ingest', 'api', 'chat', 'worker']) {
+      expect(deployment.linesOf(name).filter((line) => line.includes(integration.key))).toEqual([]);
+    }
+
+    const alerts = await bodyOf(await fetch(url('/api/v1/alerts'), authed()));
+    expect(alerts.alerts).toContainEqual(
+      expect.objectContaining({
+        id: intake.alerts[0].id,
+        title: 'Queue backlog on worker-2',
+        integration_id: integration.id,
+      }),
+    );
+    const after = await bodyOf(await fetch(url(`/api/v1/integrations/${integration.id}`), authed()));
+    expect(after.last_alert_at).not.toBeNull();
+  });
+
   it('sends chat requests to the chat process', async () => {
     const answer = await fetch(url('/api/v1/chat/commands'), {
       method: 'POST',
