@@ -59,6 +59,25 @@ beforeAll(async () => {
   });
   await json('PATCH', '/api/v1/settings', { default_escalation_policy_id: policy.id });
   await json('POST', '/api/v1/api-keys', { name: 'grafana', role: 'member' });
+  await json('POST', '/api/v1/integrations', { name: 'Prometheus production', type: 'alertmanager' });
+  await json('POST', '/api/v1/integrations', {
+    name: 'Nightly backup',
+    type: 'heartbeat',
+    interval_seconds: 86_400,
+  });
+  const hour = 3_600_000;
+  await json('POST', '/api/v1/maintenance-windows', {
+    name: 'Database upgrade',
+    starts_at: new Date(Date.now() + hour).toISOString(),
+    ends_at: new Date(Date.now() + 2 * hour).toISOString(),
+    match: { labels: { team: 'db' } },
+  });
+  await json('POST', '/api/v1/outgoing-webhooks', {
+    name: 'Ticketing',
+    url: 'https://tickets.example.test/hook',
+    events: ['incident.created', 'incident.resolved'],
+    enabled: true,
+  });
 
   browser = await launchBrowser();
   const first = await browser.newContext(laptop);
@@ -98,6 +117,17 @@ const pages: { name: string; path: string; loaded: (page: Page) => Locator }[] =
     path: '/import',
     loaded: (p) => p.getByRole('heading', { name: 'Import from Grafana OnCall' }),
   },
+  {
+    name: 'integrations',
+    path: '/integrations',
+    loaded: (p) => p.getByText('Prometheus production').first(),
+  },
+  {
+    name: 'maintenance windows',
+    path: '/maintenance',
+    loaded: (p) => p.getByText('Database upgrade').first(),
+  },
+  { name: 'outgoing webhooks', path: '/outgoing-webhooks', loaded: (p) => p.getByText('Ticketing').first() },
   { name: 'a missing page', path: '/no-such-page', loaded: (p) => p.getByText('Page not found') },
 ];
 
@@ -226,7 +256,8 @@ describe('the console with the keyboard alone', () => {
     await tabTo(page, triggered);
     await page.keyboard.press('Space');
     await page.waitForURL(/status=triggered/);
-    expect(await triggered.getAttribute('aria-pressed')).toBe('true');
+    // The URL changes first and the list re-renders after it: wait for the button to say so.
+    await expect.poll(() => triggered.getAttribute('aria-pressed')).toBe('true');
 
     const link = page.getByRole('link', { name: 'Typed without a mouse' });
     await tabTo(page, link);

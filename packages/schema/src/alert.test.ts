@@ -187,8 +187,12 @@ describe('Alert', () => {
       fingerprint: null,
       ended_at: null,
       incident_id: null,
+      integration_id: null,
+      suppressed_by: null,
     };
     expect(Alert.parse(alert)).toEqual(alert);
+    expect(Alert.parse({ ...alert, suppressed_by: 'maintenance' }).suppressed_by).toBe('maintenance');
+    expect(Alert.safeParse({ ...alert, suppressed_by: 'because' }).success).toBe(false);
     expect(Alert.safeParse({ ...alert, severity: 'high' }).success).toBe(false);
   });
 });
