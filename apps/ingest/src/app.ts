@@ -1,5 +1,6 @@
 import {
   addHealthRoutes,
+  alertApiPaths,
   createBaseApp,
   type HttpApp,
   limitBody,
@@ -12,6 +13,8 @@ import { refuseWhileFixedPathsOff } from './routes/fixed-paths-switch';
 import { addGenericWebhookRoutes } from './routes/generic';
 import { addKeyedIntakeRoutes } from './routes/keyed-intake';
 import { addMonitoringWebhookRoutes } from './routes/monitoring';
+import { addOpsgenieAlertRoutes } from './routes/opsgenie-alerts';
+import { addPagerDutyEventRoutes } from './routes/pagerduty-events';
 import { SnsDelivery } from './routes/sns-delivery';
 
 // The ingest routes' start-up check (a fixed path open to anyone is logged once per process), for the
@@ -20,7 +23,8 @@ export { scheduleOpenIntakeWarning } from '@firebreak/services';
 export type { IngestDeps } from './deps';
 
 /**
- * The alert webhooks and keyed intake (`/api/v1/intake/{key}`): no bearer token, never rate limited, 1 MiB bodies. Each route is described in the
+ * The alert webhooks, keyed intake (`/api/v1/intake/{key}`) and PagerDuty's and Opsgenie's alert APIs at
+ * their own root paths: no bearer token, never rate limited, 1 MiB bodies. Each route is described in the
  * OpenAPI document of the app it is added to, from the definition beside it.
  */
 export function addIngestRoutes(app: HttpApp, deps: IngestDeps): void {
@@ -33,10 +37,17 @@ export function addIngestRoutes(app: HttpApp, deps: IngestDeps): void {
   app.post('/api/v1/webhooks/*', failFastWhileDatabaseDown(deps.ctx));
   app.on(['GET', 'POST'], '/api/v1/intake/*', failFastWhileDatabaseDown(deps.ctx));
   app.post('/api/v1/webhooks/*', refuseWhileFixedPathsOff(deps.ctx));
+  // PagerDuty's and Opsgenie's alert APIs at their own root paths: intake like the webhooks.
+  for (const path of alertApiPaths) {
+    app.use(path, limitBody(WEBHOOK_BODY_LIMIT_BYTES));
+    app.on(['POST', 'PUT'], path, failFastWhileDatabaseDown(deps.ctx));
+  }
   addGenericWebhookRoutes(app, deps, gate);
   addMonitoringWebhookRoutes(app, deps, gate);
   addCloudMonitorRoute(app, sns);
   addKeyedIntakeRoutes(app, deps, gate, sns);
+  addPagerDutyEventRoutes(app, deps, gate);
+  addOpsgenieAlertRoutes(app, deps, gate);
 }
 
 /** The ingest gateway alone. */

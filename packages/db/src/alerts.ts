@@ -51,6 +51,24 @@ export async function lockAlertByKey(
 }
 
 /**
+ * One alert of a dedup scope, by its id or by its dedup key (an alert API's `id` or alias, a PagerDuty
+ * dedup_key): a sender acts on the alerts of its own integration only. Locked when `lock` is set.
+ */
+export async function findAlertInScope(
+  sql: Queryable,
+  integration: string,
+  ref: { id: string } | { dedupKey: string },
+  options: { lock: boolean },
+): Promise<AlertRow | undefined> {
+  const [row] = await sql<AlertRow[]>`
+    select * from alerts
+    where integration = ${integration}
+      and ${'id' in ref ? sql`id = ${ref.id}` : sql`dedup_key = ${ref.dedupKey}`}
+    ${options.lock ? sql`for update` : sql``}`;
+  return row;
+}
+
+/**
  * Inserts a new alert. With a dedup key, a concurrent insert of the same identity wins and this
  * returns nothing (the caller then locks and updates that row instead).
  */

@@ -19,3 +19,15 @@ export function loggablePath(path: string): string {
   const intake = /^\/api\/v1\/intake\/([^/]{0,4})[^/]*/.exec(path);
   return intake ? `/api/v1/intake/${intake[1]}…${path.slice(intake[0].length)}` : path;
 }
+
+/**
+ * The alert APIs of PagerDuty (Events API v2 and v1) and Opsgenie, served at the root under the
+ * originals' own paths so their senders need only a new host (docs/integrations/pagerduty-opsgenie-apis.md).
+ * They are intake, not API: never rate limited, 1 MiB bodies, no CSRF check. Hono patterns, for
+ * `app.use` (`/v2/alerts/*` matches `/v2/alerts` itself too).
+ */
+export const alertApiPaths = [
+  '/v2/enqueue',
+  '/generic/2010-04-15/create_event.json',
+  '/v2/alerts/*',
+] as const;

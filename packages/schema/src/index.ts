@@ -15,3 +15,4 @@ export * from './page';
 export * from './routing';
 export * from './settings';
 export * from './validation';
+export * from './vendor-alert-apis';

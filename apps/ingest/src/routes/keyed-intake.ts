@@ -26,7 +26,7 @@ const postOperation = defineOperation({
   access: 'public',
   summary: 'Record alerts at an integration’s own URL, or ping a heartbeat',
   description:
-    'Takes the body of the integration’s type and answers exactly as that type’s fixed path does: `generic` the generic webhook body, `alertmanager` an Alertmanager webhook, `grafana` a Grafana webhook, `cloudwatch` an SNS message (signature and topic allowlist checked, subscriptions confirmed). No secret or bearer token: the key is the credential. A `heartbeat` takes any body, or none, as a ping. An unknown, deleted or disabled key answers 404 (so do `pagerduty` and `opsgenie` for now).',
+    'Takes the body of the integration’s type and answers exactly as that type’s fixed path does: `generic` the generic webhook body, `alertmanager` an Alertmanager webhook, `grafana` a Grafana webhook, `cloudwatch` an SNS message (signature and topic allowlist checked, subscriptions confirmed). No secret or bearer token: the key is the credential. A `heartbeat` takes any body, or none, as a ping. An unknown, deleted or disabled key answers 404 (so do `pagerduty` and `opsgenie`, whose senders post to the originals’ paths instead: `/v2/enqueue`, `/generic/2010-04-15/create_event.json`, `/v2/alerts`).',
   request: {
     params: KeyParams,
     body: {
@@ -81,7 +81,9 @@ export function addKeyedIntakeRoutes(
       case 'grafana':
         return receiveJson(c, ctx, gate, integration.source, integration.type);
       default:
-        // pagerduty and opsgenie: their own APIs (which will read this key) are not served yet.
+        // pagerduty and opsgenie: their senders use the originals' APIs, which carry the key in the body
+        // or a header (`POST /v2/enqueue`, `/generic/2010-04-15/create_event.json`, `/v2/alerts`;
+        // docs/integrations/pagerduty-opsgenie-apis.md). This URL stays 404 for them.
         throw unknownIntakeKey();
     }
   });
