@@ -205,6 +205,7 @@ describe('import', () => {
       users: { created: 0, skipped: 6 },
       schedules: { created: 0, skipped: 3 },
       escalation_policies: { created: 0, skipped: 2 },
+      integrations: { created: 0, skipped: 0 },
     });
     expect(again.users).toEqual([]);
     expect(again.schedules).toEqual([]);

@@ -92,6 +92,7 @@ describe('firebreak-import oncall', () => {
       users: { created: 0, skipped: 6 },
       schedules: { created: 0, skipped: 3 },
       escalation_policies: { created: 0, skipped: 2 },
+      integrations: { created: 0, skipped: 0 },
     });
     expect(await count('users')).toBe(6);
   });

@@ -13,7 +13,8 @@ export interface ProgressLine {
 
 const CLEAR_LINE = '\r\u001b[2K';
 
-export function createProgressLine(write: (text: string) => void): ProgressLine {
+/** `source` names who asks to wait, e.g. `Opsgenie`. */
+export function createProgressLine(write: (text: string) => void, source = 'OnCall'): ProgressLine {
   let resource: string | undefined;
   let pages = 0;
   let items = 0;
@@ -34,7 +35,7 @@ export function createProgressLine(write: (text: string) => void): ProgressLine 
         items = progress.items;
         show();
       } else {
-        show(` (OnCall asks to wait ${progress.waitSeconds} s)`);
+        show(` (${source} asks to wait ${progress.waitSeconds} s)`);
       }
     },
     finish() {

@@ -3,3 +3,5 @@ export * from './alert-sources';
 export * from './alert-update';
 export * from './browser';
 export * from './escalation-step';
+export * from './opsgenie-import';
+export * from './pagerduty-import';

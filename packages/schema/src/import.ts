@@ -22,7 +22,7 @@ export const ImportOnCallInput = z.strictObject({
 });
 export type ImportOnCallInput = z.infer<typeof ImportOnCallInput>;
 
-export const ImportKind = z.enum(['user', 'schedule', 'escalation_policy']);
+export const ImportKind = z.enum(['user', 'schedule', 'escalation_policy', 'integration']);
 export type ImportKind = z.infer<typeof ImportKind>;
 
 /** A source item that was skipped: a user without (or with an existing) e-mail, a name clash. */
@@ -48,10 +48,20 @@ export type ImportWarning = z.infer<typeof ImportWarning>;
 
 export const ImportIntegration = z.object({
   name: z.string(),
-  /** OnCall's integration type, as the source names it. */
+  /** The integration's type, as the source names it. */
   type: z.string(),
-  /** Where to point the sender in this service; null for inbound e-mail, which it cannot receive. */
+  /**
+   * Where to point the sender in this service (a webhook path, or the path of a sender's own API such as
+   * `/v2/enqueue`); null when this service cannot receive what it sent (inbound e-mail).
+   */
   webhook_path: z.string().nullable(),
+  /**
+   * The integration this import created for it, keeping the source's key so senders change only the
+   * host; null in a dry run, and when none was created (skipped as a conflict, or a type without a key).
+   */
+  integration_id: z.uuid().nullable(),
+  /** What to do about the sender, when there is more to it than the path. */
+  note: z.string().nullable(),
 });
 export type ImportIntegration = z.infer<typeof ImportIntegration>;
 
@@ -60,6 +70,8 @@ export const ImportSummary = z.object({
   users: counts,
   schedules: counts,
   escalation_policies: counts,
+  /** Integrations created with the source's key (never by the OnCall import: 0 and 0 there). */
+  integrations: counts,
 });
 export type ImportSummary = z.infer<typeof ImportSummary>;
 
@@ -111,6 +123,10 @@ export const OnCallImportResult = z.object({
   setup_tokens: z.array(SetupTokenGrant),
 });
 export type OnCallImportResult = z.infer<typeof OnCallImportResult>;
+
+/** Every importer (OnCall, PagerDuty, Opsgenie) answers this same shape. */
+export const ImportResult = OnCallImportResult;
+export type ImportResult = OnCallImportResult;
 
 export const SetupPasswordInput = z.strictObject({
   token: z.string().trim().min(1, 'must not be empty').max(200),

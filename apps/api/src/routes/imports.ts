@@ -1,5 +1,5 @@
 import type { Operations } from '@firebreak/http';
-import { importFromOnCall } from '@firebreak/services';
+import { importFromOnCall, importFromOpsgenie, importFromPagerDuty } from '@firebreak/services';
 import type { ApiDeps } from '../deps';
 import { importOperations as op } from '../operations/imports';
 
@@ -11,6 +11,18 @@ export function addImportRoutes(ops: Operations, deps: ApiDeps): void {
   ops.add(op.oncall, async (c, { body }) =>
     c.json(
       await importFromOnCall(deps.ctx, { url: body.url, apiToken: body.api_token, dryRun: body.dry_run }),
+    ),
+  );
+  // The Opsgenie API key goes to Opsgenie only. The keys of the integrations it creates are stored like
+  // any integration's, and neither appears in the answer or a log line.
+  ops.add(op.opsgenie, async (c, { body }) =>
+    c.json(await importFromOpsgenie(deps.ctx, { url: body.url, apiKey: body.api_key, dryRun: body.dry_run })),
+  );
+  // The PagerDuty API token goes to PagerDuty only; the integration keys it imports are stored like any
+  // integration's key and appear neither in the answer nor in a log line.
+  ops.add(op.pagerduty, async (c, { body }) =>
+    c.json(
+      await importFromPagerDuty(deps.ctx, { url: body.url, apiToken: body.api_token, dryRun: body.dry_run }),
     ),
   );
 }

@@ -8,6 +8,7 @@ import type {
   CreateMaintenanceWindowInput,
   CreateOutgoingWebhookInput,
   EscalationPolicy,
+  ImportResult,
   Incident,
   IncidentSeverity,
   IncidentStatus,
@@ -145,6 +146,10 @@ export const api = {
 
   importOnCall: (input: { url: string; api_token: string; dry_run: boolean }) =>
     post<OnCallImportResult>('/api/v1/imports/oncall', input),
+  importOpsgenie: (input: { api_key: string; url: string; dry_run: boolean }) =>
+    post<ImportResult>('/api/v1/imports/opsgenie', input),
+  importPagerDuty: (input: { api_token: string; url: string; dry_run: boolean }) =>
+    post<ImportResult>('/api/v1/imports/pagerduty', input),
 
   /** `/ready` answers 503 with the same body when the database is down: both are a state, not an error. */
   readiness: async (): Promise<Readiness> => {

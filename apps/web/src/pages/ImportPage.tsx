@@ -1,89 +1,50 @@
-import type { OnCallImportResult } from '@firebreak/schema';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
-import { ErrorMessage } from '../components/ErrorMessage';
-import { api } from '../lib/api';
+import { useState } from 'react';
 import { canWrite, useMe } from '../lib/session';
-import { ImportResultView } from './ImportResultView';
+import { OnCallImportPanel } from './OnCallImportPanel';
+import { OpsgenieImportPanel } from './OpsgenieImportPanel';
+import { PagerDutyImportPanel } from './PagerDutyImportPanel';
 
 /**
- * Grafana OnCall import (docs/integrations/grafana-oncall.md). The real import is offered only after a dry run of the same
- * URL and token, so an admin always sees what will be created, skipped and approximated first.
+ * The importers, one source at a time (docs/import-oncall.md, docs/import-pagerduty.md,
+ * docs/import-opsgenie.md): each panel is a form with a dry run first and the same answer view. One at a
+ * time, so each form's fields and buttons keep their plain names ("API token", "Import now").
  */
+const sources = [
+  { id: 'oncall', label: 'Grafana OnCall', Panel: OnCallImportPanel },
+  { id: 'pagerduty', label: 'PagerDuty', Panel: PagerDutyImportPanel },
+  { id: 'opsgenie', label: 'Opsgenie', Panel: OpsgenieImportPanel },
+] as const;
+
+type SourceId = (typeof sources)[number]['id'];
+
 export function ImportPage() {
   const me = useMe();
-  const queryClient = useQueryClient();
-  const [url, setUrl] = useState('');
-  const [token, setToken] = useState('');
-  const [previewed, setPreviewed] = useState<{ url: string; token: string } | null>(null);
-  const [result, setResult] = useState<OnCallImportResult | null>(null);
-  const run = useMutation({
-    mutationFn: (dryRun: boolean) => api.importOnCall({ url, api_token: token, dry_run: dryRun }),
-    onSuccess: async (answer) => {
-      setResult(answer);
-      if (answer.dry_run) setPreviewed({ url, token });
-      else {
-        setPreviewed(null);
-        await queryClient.invalidateQueries();
-      }
-    },
-  });
+  const [selected, setSelected] = useState<SourceId>('oncall');
   if (!canWrite(me.data, 'admin')) return <p className="card">Only admins can import.</p>;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    run.mutate(true);
-  };
-  const ready = previewed?.url === url && previewed.token === token;
+  const source = sources.find((s) => s.id === selected) ?? sources[0];
   return (
     <>
       <div className="page-head">
         <div>
-          <h1>Import from Grafana OnCall</h1>
-          <p className="subtle small">
-            Users, schedules and escalation policies. Start with a dry run: it writes nothing.
-          </p>
+          <h1>Import from {source.label}</h1>
         </div>
       </div>
-      <form className="card form" onSubmit={submit} aria-label="OnCall import">
-        <div className="form-row">
-          <label>
-            OnCall API URL <span className="hint">from OnCall → Settings</span>
-            <input
-              type="url"
-              required
-              value={url}
-              onChange={(e) => setUrl(e.target.value)}
-              placeholder="https://oncall.example.com/oncall"
-            />
-          </label>
-          <label>
-            API token <span className="hint">used once, never stored</span>
-            <input
-              type="password"
-              required
-              value={token}
-              onChange={(e) => setToken(e.target.value)}
-              autoComplete="off"
-            />
-          </label>
-        </div>
-        <div className="actions">
-          <button type="submit" className={ready ? '' : 'primary'} disabled={run.isPending}>
-            {run.isPending && run.variables ? 'Running…' : 'Preview (dry run)'}
-          </button>
+      <fieldset className="tabs plain-fieldset">
+        <legend className="visually-hidden">Import from</legend>
+        {sources.map((s) => (
           <button
+            key={s.id}
             type="button"
-            className={ready ? 'primary' : ''}
-            disabled={!ready || run.isPending}
-            onClick={() => run.mutate(false)}
-            title={ready ? undefined : 'Run a dry run of this URL and token first'}
+            className="tab"
+            aria-pressed={s.id === selected}
+            onClick={() => setSelected(s.id)}
           >
-            Import now
+            {s.label}
           </button>
-        </div>
-        <ErrorMessage error={run.error} prefix="The import did not run" />
-      </form>
-      {result ? <ImportResultView result={result} /> : null}
+        ))}
+      </fieldset>
+      {/* Keyed by source: switching starts the other form afresh, with no result of the first. */}
+      <source.Panel key={source.id} />
     </>
   );
 }

@@ -1,14 +1,31 @@
-import type { OnCallImportResult } from '@firebreak/schema';
+import type { ImportResult } from '@firebreak/schema';
 import { TableScroll } from '../components/TableScroll';
 
-const kindLabel = { user: 'User', schedule: 'Schedule', escalation_policy: 'Escalation policy' } as const;
+const kindLabel = {
+  user: 'User',
+  schedule: 'Schedule',
+  escalation_policy: 'Escalation policy',
+  integration: 'Integration',
+} as const;
 
-export function ImportResultView({ result }: { result: OnCallImportResult }) {
+/** The answer of every importer (OnCall, PagerDuty, Opsgenie): they share one shape. */
+export function ImportResultView({
+  result,
+  sourceName = 'OnCall',
+}: {
+  result: ImportResult;
+  /** Names the source in the integrations heading ("Point your PagerDuty integrations here"). */
+  sourceName?: string;
+}) {
   const { summary } = result;
   const rows = [
     ['Users', summary.users],
     ['Schedules', summary.schedules],
     ['Escalation policies', summary.escalation_policies],
+    // Only importers that keep the source's keys create integrations; OnCall's never does.
+    ...(summary.integrations.created + summary.integrations.skipped > 0
+      ? ([['Integrations', summary.integrations]] as const)
+      : []),
   ] as const;
   return (
     <section className="card stack" aria-label="Import result" style={{ marginTop: '1rem' }}>
@@ -84,7 +101,7 @@ export function ImportResultView({ result }: { result: OnCallImportResult }) {
         </div>
       </div>
       <div>
-        <h3>Point your OnCall integrations here</h3>
+        <h3>Point your {sourceName} integrations here</h3>
         <TableScroll label="Integrations">
           <table aria-label="Integrations">
             <thead>
@@ -92,6 +109,7 @@ export function ImportResultView({ result }: { result: OnCallImportResult }) {
                 <th>Integration</th>
                 <th>Type</th>
                 <th>Firebreak webhook</th>
+                <th>What to do</th>
               </tr>
             </thead>
             <tbody>
@@ -100,6 +118,10 @@ export function ImportResultView({ result }: { result: OnCallImportResult }) {
                   <td>{integration.name}</td>
                   <td>{integration.type}</td>
                   <td className="mono">{integration.webhook_path ?? 'not supported (inbound e-mail)'}</td>
+                  <td className="small">
+                    {integration.note ?? ''}
+                    {integration.integration_id ? ' (integration created)' : ''}
+                  </td>
                 </tr>
               ))}
             </tbody>

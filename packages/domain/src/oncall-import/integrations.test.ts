@@ -30,8 +30,9 @@ describe('integrations → webhook paths', () => {
         name: 'Prometheus',
         type: 'legacy_alertmanager',
         webhook_path: '/api/v1/webhooks/metrics-alertmanager',
+        note: null,
       },
-      { name: 'Inbox', type: 'inbound_email', webhook_path: null },
+      { name: 'Inbox', type: 'inbound_email', webhook_path: null, note: null },
     ]);
   });
 });

@@ -1,5 +1,6 @@
-import type { ImportIntegration, OnCallIntegrationItem } from '@firebreak/schema';
+import type { OnCallIntegrationItem } from '@firebreak/schema';
 import { webhookIntegrations } from '../alert-sources/webhook-integrations';
+import type { PlannedIntegrationEntry } from './types';
 
 /**
  * OnCall integrations → the webhook of this service to point each sender at; the import creates no
@@ -31,6 +32,11 @@ export function webhookPathFor(type: string): string | null {
   return path === undefined ? generic.path : path;
 }
 
-export function planIntegrations(integrations: readonly OnCallIntegrationItem[]): ImportIntegration[] {
-  return integrations.map(({ name, type }) => ({ name, type, webhook_path: webhookPathFor(type) }));
+export function planIntegrations(integrations: readonly OnCallIntegrationItem[]): PlannedIntegrationEntry[] {
+  return integrations.map(({ name, type }) => ({
+    name,
+    type,
+    webhook_path: webhookPathFor(type),
+    note: null,
+  }));
 }

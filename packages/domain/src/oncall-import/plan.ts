@@ -27,6 +27,8 @@ export function planOnCallImport(source: OnCallSource, existing: ExistingRecords
     users: users.users,
     schedules: schedules.schedules,
     escalationPolicies: policies.escalationPolicies,
+    // OnCall's integrations keep no key a sender could reuse: each is only pointed at a webhook.
+    keyedIntegrations: [],
     conflicts: [...users.conflicts, ...schedules.conflicts, ...policies.conflicts],
     warnings: [...users.warnings, ...schedules.warnings, ...policies.warnings],
     integrations: planIntegrations(source.integrations),
@@ -37,6 +39,7 @@ export function planOnCallImport(source: OnCallSource, existing: ExistingRecords
         created: policies.escalationPolicies.length,
         skipped: policies.conflicts.length,
       },
+      integrations: { created: 0, skipped: 0 },
     },
   };
 }

@@ -7,7 +7,7 @@ const context: StepContext = {
   people: new Map([['UA', { email: 'a@x.dev', name: 'Alice' }]]),
   schedules: new Map(),
 };
-const nothing: ExistingRecords = { users: [], scheduleNames: [], policyNames: [] };
+const nothing: ExistingRecords = { users: [], scheduleNames: [], policyNames: [], integrationKeys: [] };
 const notifyAlice = (chain: string, position = 0) => ({
   id: `E${chain}${position}`,
   escalation_chain_id: chain,

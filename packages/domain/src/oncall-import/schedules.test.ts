@@ -5,7 +5,7 @@ import type { ExistingRecords } from './types';
 import type { People } from './users';
 
 const people: People = new Map([['UA', { email: 'a@x.dev', name: 'Alice' }]]);
-const nothing: ExistingRecords = { users: [], scheduleNames: [], policyNames: [] };
+const nothing: ExistingRecords = { users: [], scheduleNames: [], policyNames: [], integrationKeys: [] };
 const now = new Date('2026-06-01T00:00:00Z');
 const schedule = (fields: Partial<OnCallScheduleItem> = {}): OnCallScheduleItem => ({
   id: 'S1',

@@ -19,6 +19,8 @@ export interface ExistingRecords {
   users: ReadonlyArray<{ email: string; name: string; slack_user_id: string | null }>;
   scheduleNames: Iterable<string>;
   policyNames: Iterable<string>;
+  /** Intake keys of the integrations that exist: an imported key that is taken is a conflict. */
+  integrationKeys: Iterable<string>;
 }
 
 /** A participant or a tier's user: a user (created by the plan, or existing) or a bare name. */
@@ -67,15 +69,41 @@ export interface PlannedPolicy {
   description: string;
   enabled: boolean;
   tiers: PlannedTier[];
+  /** How many more times the tiers run (Opsgenie's `repeat.count`, PagerDuty's `num_loops`); 0 when absent. */
+  repeat?: number;
 }
+
+/**
+ * An integration to create with the source's own key (a PagerDuty integration key, an Opsgenie API
+ * key), so that its senders only change the host they post to.
+ */
+export interface PlannedKeyedIntegration {
+  /** The source's integration id; links the answer's `integrations` entry to the created record. */
+  sourceId: string;
+  name: string;
+  type: 'pagerduty' | 'opsgenie';
+  key: string;
+  /** The source id of an imported policy the integration escalates with, when there is one. */
+  escalationPolicySourceId?: string | null;
+}
+
+/**
+ * A row of the answer's `integrations`: where to point a sender. The id of the integration created for
+ * it is only known once written, so the plan names the keyed integration by its `sourceId`.
+ */
+export type PlannedIntegrationEntry = Omit<ImportIntegration, 'integration_id'> & {
+  keyedSourceId?: string;
+};
 
 export interface ImportPlan {
   users: PlannedUser[];
   schedules: PlannedSchedule[];
   escalationPolicies: PlannedPolicy[];
+  /** Without those whose key is taken here (those are among the conflicts). */
+  keyedIntegrations: PlannedKeyedIntegration[];
   conflicts: ImportConflict[];
   warnings: ImportWarning[];
-  integrations: ImportIntegration[];
+  integrations: PlannedIntegrationEntry[];
   summary: ImportSummary;
 }
 

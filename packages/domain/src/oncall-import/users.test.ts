@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExistingRecords } from './types';
 import { mapRole, planUsers, userName } from './users';
 
-const nothing: ExistingRecords = { users: [], scheduleNames: [], policyNames: [] };
+const nothing: ExistingRecords = { users: [], scheduleNames: [], policyNames: [], integrationKeys: [] };
 const user = (id: string, fields: Partial<OnCallUserItem> = {}): OnCallUserItem => ({
   id,
   email: `${id.toLowerCase()}@example.dev`,

@@ -1,4 +1,4 @@
-import { escalationPolicies, type Queryable, schedules, userAdmin } from '@firebreak/db';
+import { escalationPolicies, integrations, type Queryable, schedules, userAdmin } from '@firebreak/db';
 import type { ExistingRecords } from '@firebreak/domain';
 
 export interface ExistingState extends ExistingRecords {
@@ -22,5 +22,6 @@ export async function readExisting(sql: Queryable): Promise<ExistingState> {
     userIds: new Map(users.map((user) => [user.email.toLowerCase(), user.id])),
     scheduleNames: (await schedules.findSchedules(sql)).map((schedule) => schedule.name),
     policyNames: (await escalationPolicies.findPolicies(sql)).map((policy) => policy.name),
+    integrationKeys: (await integrations.listIntegrations(sql)).map((integration) => integration.key),
   };
 }

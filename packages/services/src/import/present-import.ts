@@ -1,12 +1,12 @@
 import type { ImportPlan, PlannedPerson } from '@firebreak/domain';
-import type { OnCallImportResult } from '@firebreak/schema';
+import type { ImportResult } from '@firebreak/schema';
 import type { ImportIds } from './write-plan';
 
 /**
  * The answer (docs/import-oncall.md#the-answer), the same for a dry run and a real import but for the ids and
  * tokens, which only a real import creates. Records are shown as the API shows them, without time stamps.
  */
-export function presentImport(plan: ImportPlan, ids: ImportIds, dryRun: boolean): OnCallImportResult {
+export function presentImport(plan: ImportPlan, ids: ImportIds, dryRun: boolean): ImportResult {
   const idOf = (person: PlannedPerson) => (person.email ? (ids.userIds.get(person.email) ?? null) : null);
   return {
     dry_run: dryRun,
@@ -38,7 +38,7 @@ export function presentImport(plan: ImportPlan, ids: ImportIds, dryRun: boolean)
       name: policy.name,
       description: policy.description,
       enabled: policy.enabled,
-      repeat: 0,
+      repeat: policy.repeat ?? 0,
       tiers: policy.tiers.map((tier) => ({
         target_type: tier.targetType,
         user_ids: tier.users.map(idOf),
@@ -50,7 +50,10 @@ export function presentImport(plan: ImportPlan, ids: ImportIds, dryRun: boolean)
     })),
     conflicts: plan.conflicts,
     warnings: plan.warnings,
-    integrations: plan.integrations,
+    integrations: plan.integrations.map(({ keyedSourceId, ...entry }) => ({
+      ...entry,
+      integration_id: keyedSourceId ? (ids.integrationIds.get(keyedSourceId) ?? null) : null,
+    })),
     setup_tokens: plan.users.map((user) => ({
       email: user.email,
       token: ids.setupTokens.get(user.email) ?? null,

@@ -1,4 +1,4 @@
-import { escalationPolicies, type Queryable, schedules, users } from '@firebreak/db';
+import { escalationPolicies, integrations, type Queryable, schedules, users } from '@firebreak/db';
 import type { ImportPlan, PlannedLayer, PlannedPerson, PlannedTier } from '@firebreak/domain';
 import type { LayerInput, TierInput } from '@firebreak/schema';
 import { generatePassword, hashPassword } from '../auth/passwords';
@@ -8,7 +8,7 @@ import { issueSetupTokens } from './setup-tokens';
 
 /**
  * Carries out an import plan inside the caller's transaction, with the same statements and reference
- * checks as the users, schedules and policies API (`toNewLayers`, `toNewTiers` lock the users and
+ * checks as the users, schedules, policies and integrations API (`toNewLayers`, `toNewTiers` lock the users and
  * schedules they link). Answers the ids the records got.
  */
 
@@ -19,13 +19,21 @@ export interface ImportIds {
   scheduleIds: ReadonlyMap<string, string>;
   /** OnCall escalation chain id → id of the policy created from it. */
   policyIds: ReadonlyMap<string, string>;
+  /** Source integration id → id of the integration created with its key. */
+  integrationIds: ReadonlyMap<string, string>;
   /** E-mail → setup token in clear, for the answer. */
   setupTokens: ReadonlyMap<string, string>;
 }
 
 /** A dry run creates nothing: only references to existing users have ids. */
 export function idsOfExisting(userIds: ReadonlyMap<string, string>): ImportIds {
-  return { userIds, scheduleIds: new Map(), policyIds: new Map(), setupTokens: new Map() };
+  return {
+    userIds,
+    scheduleIds: new Map(),
+    policyIds: new Map(),
+    integrationIds: new Map(),
+    setupTokens: new Map(),
+  };
 }
 
 export async function writePlan(
@@ -80,13 +88,34 @@ export async function writePlan(
       name: policy.name,
       description: policy.description,
       enabled: policy.enabled,
-      repeat: 0,
+      repeat: policy.repeat ?? 0,
       at: now,
     });
     await escalationPolicies.replaceTiers(tx, row.id, tiers);
     policyIds.set(policy.sourceId, row.id);
   }
-  return { userIds, scheduleIds, policyIds, setupTokens };
+
+  // With the source's key, so senders change only the host. A key taken meanwhile fails the insert on
+  // the unique index and with it the whole import (409), rather than creating a second record.
+  const integrationIds = new Map<string, string>();
+  for (const keyed of plan.keyedIntegrations) {
+    const policySourceId = keyed.escalationPolicySourceId;
+    const row = await integrations.insertIntegration(
+      tx,
+      {
+        name: keyed.name,
+        type: keyed.type,
+        enabled: true,
+        key: keyed.key,
+        escalationPolicyId: policySourceId ? (policyIds.get(policySourceId) ?? null) : null,
+        labels: {},
+        heartbeat: null,
+      },
+      now,
+    );
+    integrationIds.set(keyed.sourceId, row.id);
+  }
+  return { userIds, scheduleIds, policyIds, integrationIds, setupTokens };
 }
 
 type IdOf = (person: PlannedPerson) => string | null;

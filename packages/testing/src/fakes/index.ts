@@ -57,6 +57,26 @@ export {
   startFakeOnCallApi,
 } from './oncall-api';
 export {
+  FakeOpsgenieApi,
+  type FakeOpsgenieApiOptions,
+  loadOpsgenieFixtures,
+  type OpsgenieDataSet,
+  type OpsgenieItem,
+  type OpsgenieRequestLogEntry,
+  type OpsgenieResource,
+  startFakeOpsgenieApi,
+} from './opsgenie-api';
+export {
+  FakePagerDutyApi,
+  type FakePagerDutyApiOptions,
+  loadPagerDutyFixtures,
+  type PagerDutyDataSet,
+  type PagerDutyItem,
+  type PagerDutyRequestLogEntry,
+  type PagerDutyResource,
+  startFakePagerDutyApi,
+} from './pagerduty-api';
+export {
   FakeSns,
   type FakeSnsCertificateRequest,
   type FakeSnsConfirmation,
