@@ -305,3 +305,29 @@ describe('refusals', () => {
     expect((await importOpsgenie({ dry_run: true }, member.token)).status).toBe(403);
   });
 });
+
+describe('an integration switched off in Opsgenie', () => {
+  it('is created disabled, so importing turns no sender on; the answer says so', async () => {
+    const key = '5c2e9a41-0b7d-4f3e-8a16-switchedoff1';
+    const source = await startFakeOpsgenieApi({
+      apiKey: KEY,
+      data: {
+        integrations: [{ id: 'off-1', name: 'Switched off', type: 'API', enabled: false, apiKey: key }],
+      },
+    });
+    try {
+      const res = await api('POST', '/api/v1/imports/opsgenie', {
+        token: admin.token,
+        body: { url: source.url, api_key: KEY, dry_run: false },
+      });
+      expect(res.status).toBe(200);
+      const answer: ImportResult = await bodyOf(res);
+      const entry = answer.integrations.find((i) => i.name === 'Switched off')!;
+      expect(entry.note).toContain('disabled in Opsgenie, so it is created disabled here');
+      const [row] = await runtime.sql`select type, enabled from integrations where key = ${key}`;
+      expect(row).toEqual({ type: 'opsgenie', enabled: false });
+    } finally {
+      await source.close();
+    }
+  });
+});

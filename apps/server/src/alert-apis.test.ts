@@ -3,7 +3,7 @@
 // limited, 1 MiB bodies, no CSRF check, 503 (never 429) when the intake gate is full, and the same
 // fail-fast while the database is down.
 import { startTestApp, type TestApp } from '@firebreak/runtime/testing';
-import { bodyOf, type JsonBody } from '@firebreak/testing';
+import { bodyOf, type JsonBody, waitFor } from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServerApp } from './app';
 
@@ -12,11 +12,16 @@ let pagerduty: JsonBody;
 let opsgenie: JsonBody;
 
 beforeAll(async () => {
-  t = await startTestApp((deps) => createServerApp(deps), {
-    // A tiny API budget, and one pooled connection (an intake gate of 4 requests in flight).
-    env: { RATE_LIMIT_REQUESTS_PER_MINUTE: '3', DB_MAX_OPEN_CONNS: '1' },
-    users: { admin: 'admin' },
-  });
+  // A tiny API budget. The app sizes its intake gate as for one pooled connection (4 requests in
+  // flight) over a real pool of 10, so that requests held inside the gate leave connections for the
+  // next request's key lookup, which comes before the gate: the overload test fills the gate on purpose.
+  t = await startTestApp(
+    (deps) => createServerApp({ ...deps, config: { ...deps.config, dbMaxOpenConns: 1 } }),
+    {
+      env: { RATE_LIMIT_REQUESTS_PER_MINUTE: '3', DB_MAX_OPEN_CONNS: '10' },
+      users: { admin: 'admin' },
+    },
+  );
   const create = async (type: string) => {
     const res = await t.api('POST', '/api/v1/integrations', {
       token: t.users.admin.token,
@@ -63,10 +68,65 @@ describe('the alert APIs on the embedded server', () => {
   });
 
   it('answer overload with 503 and Retry-After, never 429', async () => {
-    const answers = await Promise.all(Array.from({ length: 40 }, () => post('/v2/enqueue', pdEvent())));
-    for (const res of answers) {
-      expect([202, 503]).toContain(res.status);
-      if (res.status === 503) expect(res.headers.get('retry-after')).toBe('1');
+    // Recording an alert first takes a share lock on its integration's row: while the test holds that
+    // row for update, four triggers wait inside the gate (4 in flight) and fill it.
+    const { sql } = t.runtime;
+    const waitingOnLock = async () => {
+      const [row] = await sql<{ waiting: number }[]>`
+        select count(*)::int as waiting from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock'`;
+      return row?.waiting ?? 0;
+    };
+    /** The answer, or `'let in'` should the request wait inside the gate instead (the gate was not full). */
+    const refusedOrLetIn = (request: Promise<Response>) => {
+      let answer: Response | undefined;
+      void request.then((res) => {
+        answer = res;
+      });
+      return waitFor(async () => answer ?? ((await waitingOnLock()) > 4 ? ('let in' as const) : undefined), {
+        what: 'an answer',
+      });
+    };
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked = () => {};
+    const lockTaken = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const lock = sql.begin(async (tx) => {
+      await tx`select id from integrations where id = ${pagerduty.id} for update`;
+      locked();
+      await released;
+    });
+    await Promise.race([lockTaken, lock]);
+    try {
+      const held = Array.from({ length: 4 }, () => post('/v2/enqueue', pdEvent()));
+      await waitFor(async () => (await waitingOnLock()) === 4, {
+        what: 'four triggers waiting inside the intake gate',
+      });
+      // The gate is full: every intake path answers 503 at once, which senders retry; never 429.
+      const refused = [
+        await refusedOrLetIn(post('/v2/enqueue', pdEvent())),
+        await refusedOrLetIn(
+          post('/v2/alerts', { message: 'full' }, { authorization: `GenieKey ${opsgenie.key}` }),
+        ),
+      ];
+      for (const res of refused) {
+        expect(res, 'the gate lets no fifth request in').not.toBe('let in');
+        if (res === 'let in') continue;
+        expect(res.status).toBe(503);
+        expect(res.headers.get('retry-after')).toBe('1');
+      }
+      release();
+      await lock;
+      expect((await Promise.all(held)).map((res) => res.status)).toEqual([202, 202, 202, 202]);
+      // With the gate free again, the next event is taken.
+      expect((await post('/v2/enqueue', pdEvent())).status).toBe(202);
+    } finally {
+      release();
+      await lock;
     }
   });
 

@@ -119,6 +119,8 @@ export const PagerDutyServiceItem = z.looseObject({
   id,
   name: z.string(),
   escalation_policy: PagerDutyReference.nullish(),
+  /** `active`, `warning`, `critical`, `maintenance` or `disabled`. */
+  status: text,
   integrations: z.array(PagerDutyReference).default([]),
 });
 export type PagerDutyServiceItem = z.infer<typeof PagerDutyServiceItem>;

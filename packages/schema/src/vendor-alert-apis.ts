@@ -23,46 +23,62 @@ const pagerDutyKey = z
   .max(255, 'Is at most 255 characters.')
   .nullish();
 
-/** `POST /v2/enqueue`: PagerDuty Events API v2. `payload` is required to trigger only. */
-export const PagerDutyEventV2 = z
-  .looseObject(
-    {
-      routing_key: required,
-      event_action: z.enum(pagerDutyActions, { error: 'Must be one of: trigger, acknowledge, resolve.' }),
-      dedup_key: pagerDutyKey,
-      payload: z
-        .looseObject(
-          {
-            summary: required,
-            source: required,
-            severity: z.enum(pagerDutySeverities, {
-              error: 'Must be one of: critical, error, warning, info.',
-            }),
-            timestamp: optionalText,
-            component: optionalText,
-            group: optionalText,
-            class: optionalText,
-            custom_details: z.unknown().optional(),
-          },
-          { error: 'Must be an object.' },
-        )
-        .nullish(),
-      links: anyList,
-      images: anyList,
-      client: optionalText,
-      client_url: optionalText,
-    },
-    { error: 'The event must be a JSON object.' },
-  )
-  .superRefine((event, ctx) => {
-    if (event.event_action === 'trigger' && !event.payload) {
-      ctx.addIssue({ code: 'custom', path: ['payload'], message: 'Required to trigger.' });
-    }
-    if (event.event_action !== 'trigger' && !event.dedup_key) {
-      ctx.addIssue({ code: 'custom', path: ['dedup_key'], message: `Required to ${event.event_action}.` });
-    }
-  });
+/**
+ * `POST /v2/enqueue`: PagerDuty Events API v2. `payload` is required to trigger only, and read only then:
+ * Alertmanager sends it on resolve too, where an empty summary (a template that prints nothing for a
+ * resolved group) must not turn the resolve into a 400 it never retries, leaving the alert firing.
+ */
+export const PagerDutyEventV2 = z.preprocess(
+  withoutPayloadUnlessTrigger,
+  z
+    .looseObject(
+      {
+        routing_key: required,
+        event_action: z.enum(pagerDutyActions, { error: 'Must be one of: trigger, acknowledge, resolve.' }),
+        dedup_key: pagerDutyKey,
+        payload: z
+          .looseObject(
+            {
+              summary: required,
+              source: required,
+              severity: z.enum(pagerDutySeverities, {
+                error: 'Must be one of: critical, error, warning, info.',
+              }),
+              timestamp: optionalText,
+              component: optionalText,
+              group: optionalText,
+              class: optionalText,
+              custom_details: z.unknown().optional(),
+            },
+            { error: 'Must be an object.' },
+          )
+          .nullish(),
+        links: anyList,
+        images: anyList,
+        client: optionalText,
+        client_url: optionalText,
+      },
+      { error: 'The event must be a JSON object.' },
+    )
+    .superRefine((event, ctx) => {
+      if (event.event_action === 'trigger' && !event.payload) {
+        ctx.addIssue({ code: 'custom', path: ['payload'], message: 'Required to trigger.' });
+      }
+      if (event.event_action !== 'trigger' && !event.dedup_key) {
+        ctx.addIssue({ code: 'custom', path: ['dedup_key'], message: `Required to ${event.event_action}.` });
+      }
+    }),
+);
 export type PagerDutyEventV2 = z.infer<typeof PagerDutyEventV2>;
+
+/** The event without its `payload` when it acknowledges or resolves: a payload only describes a new alert. */
+function withoutPayloadUnlessTrigger(event: unknown): unknown {
+  if (typeof event !== 'object' || event === null || !('payload' in event)) return event;
+  const { event_action: action } = event as { event_action?: unknown };
+  if (action !== 'acknowledge' && action !== 'resolve') return event;
+  const { payload: _ignored, ...rest } = event as Record<string, unknown>;
+  return rest;
+}
 
 /** `POST /generic/2010-04-15/create_event.json`: PagerDuty Events API v1 (no severity, no payload). */
 export const PagerDutyEventV1 = z
@@ -126,8 +142,11 @@ export const OpsgenieUpdateMessage = z.looseObject(
   { error: 'The body must be a JSON object.' },
 );
 
-/** `PUT /v2/alerts/{identifier}/description`: a new description for the alert. */
+/**
+ * `PUT /v2/alerts/{identifier}/description`: a new description for the alert. Missing is empty (which
+ * clears it): Alertmanager leaves an empty description out of the body and sends `{}`.
+ */
 export const OpsgenieUpdateDescription = z.looseObject(
-  { description: z.string({ error: stringError }) },
+  { description: z.string({ error: 'Must be a string.' }).default('') },
   { error: 'The body must be a JSON object.' },
 );

@@ -167,6 +167,9 @@ describe('POST /v2/alerts/{identifier}/close, /acknowledge, /notes', () => {
     expect(await alertsOf(og.id)).toEqual([
       expect.objectContaining({ title: '[FIRING:2] HighLatency', description: 'Two now', status: 'firing' }),
     ]);
+    // Alertmanager leaves an empty description out (`{}`): that clears it, never a 422.
+    await expectAccepted(await send(byAlias('description'), og.key, {}, 'PUT'));
+    expect(await alertsOf(og.id)).toEqual([expect.objectContaining({ description: null })]);
     await expectAccepted(
       await send('/v2/alerts/unknown/message?identifierType=alias', og.key, { message: 'x' }, 'PUT'),
     );

@@ -245,6 +245,19 @@ describe('POST /v2/enqueue', () => {
     expect(await t.incident(alert.incident_id)).toMatchObject({ all_alerts_resolved: true });
   });
 
+  it('Alertmanager’s resolve with an empty summary still resolves: the payload is read to trigger only', async () => {
+    const pd = await integration();
+    await expectStatus(
+      await send(PAGERDUTY_V2_PATH, event('alertmanager-pagerduty-v2-trigger', pd.key)),
+      202,
+    );
+    const resolve = event('alertmanager-pagerduty-v2-resolve', pd.key);
+    resolve.payload = { ...resolve.payload, summary: '' };
+    // A 400 here is never retried by Alertmanager: the alert would stay firing.
+    await expectStatus(await send(PAGERDUTY_V2_PATH, resolve), 202);
+    expect(await alertsOf(pd.id)).toEqual([expect.objectContaining({ status: 'resolved' })]);
+  });
+
   it('never writes a routing key to the logs', async () => {
     const pd = await integration();
     await expectStatus(await send(PAGERDUTY_V2_PATH, event('pagerduty-v2-trigger', pd.key)), 202);

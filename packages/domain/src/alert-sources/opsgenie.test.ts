@@ -131,4 +131,12 @@ describe('parseOpsgenieTextUpdate', () => {
     });
     expect(parseOpsgenieTextUpdate('message', {})).toEqual({ ok: false, errors: { message: 'Required.' } });
   });
+
+  it('a body without description clears it: Alertmanager leaves an empty description out', () => {
+    expect(parseOpsgenieTextUpdate('description', {})).toEqual({ ok: true, change: { description: null } });
+    expect(parseOpsgenieTextUpdate('description', { description: 7 })).toEqual({
+      ok: false,
+      errors: { description: 'Must be a string.' },
+    });
+  });
 });

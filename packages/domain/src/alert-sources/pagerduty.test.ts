@@ -130,6 +130,21 @@ describe('parsePagerDutyEventV2', () => {
     const resolve = accepted(v2(fixture('alertmanager-pagerduty-v2-resolve')));
     expect(resolve.event).toEqual({ action: 'resolve', ref: { externalId: trigger.dedupKey } });
   });
+
+  it('reads the payload to trigger only: a resolve or acknowledge with an empty summary is accepted', () => {
+    // Alertmanager sends its payload on resolve too, with whatever its template printed for the group.
+    for (const action of ['resolve', 'acknowledge'] as const) {
+      const event = fixture('alertmanager-pagerduty-v2-resolve');
+      event.event_action = action;
+      event.payload.summary = '';
+      event.payload.severity = 'unknown';
+      const result = accepted(v2(event));
+      expect(result.event).toEqual({ action, ref: { externalId: event.dedup_key } });
+    }
+    const trigger = fixture('alertmanager-pagerduty-v2-trigger');
+    trigger.payload.summary = '';
+    expect(errorsOf(v2(trigger))).toEqual([expect.stringMatching(/^payload\.summary: /)]);
+  });
 });
 
 describe('parsePagerDutyEventV1', () => {

@@ -6,6 +6,7 @@ const candidate = (sourceId: string, key: string) => ({
   name: `n-${sourceId}`,
   type: 'pagerduty' as const,
   key,
+  enabled: true,
 });
 
 describe('integrations that keep the source’s key', () => {

@@ -83,6 +83,8 @@ export interface PlannedKeyedIntegration {
   name: string;
   type: 'pagerduty' | 'opsgenie';
   key: string;
+  /** False when the source has it switched off: created disabled, so that importing turns nothing on. */
+  enabled: boolean;
   /** The source id of an imported policy the integration escalates with, when there is one. */
   escalationPolicySourceId?: string | null;
 }

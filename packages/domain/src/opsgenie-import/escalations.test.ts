@@ -96,6 +96,30 @@ describe('delays counted from the alert’s creation become per-tier waits', () 
     expect(notes).toEqual(['rule 3: due with the rule before it in Opsgenie; here paged 1 minute later']);
   });
 
+  it('a wait over a week (delays in days, a long repeat waitInterval) is lowered to a week, with a warning', () => {
+    const { tiers, notes } = rulesToTiers(
+      escalation(
+        [
+          { at: 0, recipient: user('u1') },
+          { at: 10, unit: 'days', recipient: user('u2') },
+        ],
+        { count: 1, waitInterval: 20_000 },
+      ),
+      context,
+    );
+    expect(tiers.map((t) => t.timeoutSeconds)).toEqual([604_800, 604_800]);
+    expect(notes).toEqual([
+      'tier 1 waits 14400 min until the next rule in Opsgenie; lowered to 10080 min (7 days), the longest a tier waits here',
+      'tier 2 waits 20000 min before the repeat in Opsgenie; lowered to 10080 min (7 days), the longest a tier waits here',
+    ]);
+    // A week exactly is kept, without a warning.
+    const week = rulesToTiers(
+      escalation([{ at: 0, recipient: user('u1') }], { waitInterval: 10_080 }),
+      context,
+    );
+    expect([week.tiers[0]!.timeoutSeconds, week.notes]).toEqual([604_800, []]);
+  });
+
   it('a first rule after 0 minutes is paged at once here, with a warning', () => {
     const { notes } = rulesToTiers(escalation([{ at: 3, recipient: user('u1') }]), context);
     expect(notes).toEqual(['the first rule waits 3 min in Opsgenie; here tier 1 is paged at once']);

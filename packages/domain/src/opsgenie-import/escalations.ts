@@ -14,12 +14,15 @@ import { type People, resolveUser } from './users';
  *
  * A rule's delay counts from the alert's creation, while a tier's timeout counts from when that tier was
  * notified: rules at 0, 5 and 15 minutes become tiers with timeouts of 5 and 10 minutes. The last tier
- * waits the repeat's `waitInterval` (else 5 minutes) before the policy repeats.
+ * waits the repeat's `waitInterval` (else 5 minutes) before the policy repeats. A wait over a week is
+ * lowered to a week, with a note.
  */
 
 export const OPSGENIE_POLICY_DESCRIPTION = 'Imported from Opsgenie';
-// The most repeats a policy takes (CreateEscalationPolicyInput).
+// The most repeats a policy takes, and the longest a tier waits (CreateEscalationPolicyInput): a
+// longer wait would write a policy the API itself refuses.
 const MAX_REPEAT = 10;
+const MAX_TIMEOUT_SECONDS = 7 * 86_400;
 const UNIT_MINUTES: Record<string, number> = { minutes: 1, hours: 60, days: 1440 };
 
 export interface EscalationContext {
@@ -162,7 +165,14 @@ export function rulesToTiers(
     repeat?.waitInterval && repeat.waitInterval > 0 ? repeat.waitInterval * 60 : DEFAULT_TIMEOUT_SECONDS;
   const tiers = open.map(({ target, at }, i) => {
     const next = open[i + 1];
-    return { ...target, timeoutSeconds: next ? (next.at - at) * 60 : lastWait };
+    const wait = next ? (next.at - at) * 60 : lastWait;
+    if (wait > MAX_TIMEOUT_SECONDS) {
+      const what = next ? 'until the next rule' : 'before the repeat';
+      notes.push(
+        `tier ${i + 1} waits ${wait / 60} min ${what} in Opsgenie; lowered to ${MAX_TIMEOUT_SECONDS / 60} min (7 days), the longest a tier waits here`,
+      );
+    }
+    return { ...target, timeoutSeconds: Math.min(wait, MAX_TIMEOUT_SECONDS) };
   });
   return { tiers, repeat: Math.min(count, MAX_REPEAT), notes };
 }

@@ -16,9 +16,23 @@ describe('integrations', () => {
       new Set(['e1', 'e2', 'e3']),
     );
     expect(plan.candidates).toEqual([
-      { sourceId: 'i1', name: 'App', type: 'opsgenie', key: 'k1', escalationPolicySourceId: 'e1' },
+      {
+        sourceId: 'i1',
+        name: 'App',
+        type: 'opsgenie',
+        key: 'k1',
+        enabled: true,
+        escalationPolicySourceId: 'e1',
+      },
       // Two escalations of that team: which one its alerts meet depends on Opsgenie's routing rules.
-      { sourceId: 'i2', name: 'AM', type: 'opsgenie', key: 'k2', escalationPolicySourceId: null },
+      {
+        sourceId: 'i2',
+        name: 'AM',
+        type: 'opsgenie',
+        key: 'k2',
+        enabled: true,
+        escalationPolicySourceId: null,
+      },
     ]);
     expect(plan.entries[0]).toEqual({
       name: 'App',
@@ -27,6 +41,23 @@ describe('integrations', () => {
       note: expect.stringContaining('GenieKey'),
       keyedSourceId: 'i1',
     });
+  });
+
+  it('one disabled in Opsgenie is created disabled, and its note says so', () => {
+    const plan = planOpsgenieIntegrations(
+      [
+        { id: 'i1', name: 'Off', type: 'API', apiKey: 'k1', enabled: false },
+        { id: 'i2', name: 'On', type: 'API', apiKey: 'k2', enabled: true },
+      ],
+      [],
+      new Set(),
+    );
+    expect(plan.candidates.map((c) => [c.name, c.enabled])).toEqual([
+      ['Off', false],
+      ['On', true],
+    ]);
+    expect(plan.entries[0]!.note).toContain('it is disabled in Opsgenie, so it is created disabled here');
+    expect(plan.entries[1]!.note).not.toContain('disabled');
   });
 
   it('a keyed type without a visible key creates nothing and says what to do', () => {

@@ -14,6 +14,8 @@ export const OPSGENIE_ALERTS_PATH = '/v2/alerts';
 const KEYED_TYPES = new Set(['api', 'prometheus']);
 const KEYED_NOTE =
   'senders keep their GenieKey and change only the host: the Opsgenie API URL becomes this service’s address';
+const DISABLED_NOTE =
+  '; it is disabled in Opsgenie, so it is created disabled here: enable it when its senders should page again';
 const KEYED_WITHOUT_KEY =
   'Opsgenie did not show this integration’s API key; create an opsgenie integration here and give its senders the new key';
 const KEYED_HINT = 'create an integration of the matching type here and point the sender at its URL';
@@ -57,7 +59,7 @@ export function planOpsgenieIntegrations(
   const plan: OpsgenieIntegrationPlan = { candidates: [], entries: [] };
   for (const integration of source) {
     const { id, name, type } = integration;
-    const disabled = integration.enabled === false ? ' (it is disabled in Opsgenie)' : '';
+    const enabled = integration.enabled !== false;
     if (isKeyedOpsgenieType(type)) {
       const key = integration.apiKey?.trim();
       if (!key) {
@@ -70,13 +72,14 @@ export function planOpsgenieIntegrations(
         name,
         type: 'opsgenie',
         key,
+        enabled,
         escalationPolicySourceId: policies.length === 1 ? policies[0]! : null,
       });
       plan.entries.push({
         name,
         type,
         webhook_path: OPSGENIE_ALERTS_PATH,
-        note: `${KEYED_NOTE}${disabled}`,
+        note: enabled ? KEYED_NOTE : `${KEYED_NOTE}${DISABLED_NOTE}`,
         keyedSourceId: id,
       });
       continue;

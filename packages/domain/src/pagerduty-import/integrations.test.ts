@@ -28,6 +28,7 @@ describe('PagerDuty service integrations', () => {
         name: 'Checkout / Prometheus',
         type: 'pagerduty',
         key: 'KEY-V2',
+        enabled: true,
         escalationPolicySourceId: 'E1',
       },
       {
@@ -35,6 +36,7 @@ describe('PagerDuty service integrations', () => {
         name: 'Checkout / Nagios',
         type: 'pagerduty',
         key: 'KEY-V1',
+        enabled: true,
         escalationPolicySourceId: 'E1',
       },
     ]);
@@ -44,6 +46,25 @@ describe('PagerDuty service integrations', () => {
     ]);
     expect(plan.entries[0]!.note).toContain('keep their routing key');
     expect(EVENTS_V2_PATH).toBe('/v2/enqueue');
+  });
+
+  it('the integrations of a service disabled in PagerDuty are created disabled, and their note says so', () => {
+    const v2 = integration('I2', 'events_api_v2_inbound_integration', 'Prometheus', 'KEY-V2');
+    const plan = planPagerDutyIntegrations(
+      [
+        { ...service, status: 'disabled' },
+        { ...service, id: 'SV2', status: 'maintenance' },
+      ],
+      { SV1: [v2], SV2: [{ ...v2, integration_key: 'KEY-2' }] },
+    );
+    expect(plan.candidates.map((c) => [c.sourceId, c.enabled])).toEqual([
+      ['SV1/I2', false],
+      ['SV2/I2', true],
+    ]);
+    expect(plan.entries[0]!.note).toContain(
+      'its service is disabled in PagerDuty, so it is created disabled here',
+    );
+    expect(plan.entries[1]!.note).not.toContain('disabled');
   });
 
   it('lists other types with what to do: e-mail is not received, others need an integration here', () => {

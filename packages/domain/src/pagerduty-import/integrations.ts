@@ -26,6 +26,8 @@ const EMAIL_NOTE =
   'e-mail is not received here: point the tool at the intake URL of an integration created on the Integrations page instead';
 const OTHER_NOTE =
   'not imported: create an integration on the Integrations page and point the tool at its intake URL';
+const DISABLED_NOTE =
+  '; its service is disabled in PagerDuty, so it is created disabled here: enable it when its senders should page again';
 const NO_KEY_NOTE =
   'PagerDuty sent no integration_key: create a pagerduty integration here and give senders its key';
 
@@ -45,6 +47,8 @@ export function planPagerDutyIntegrations(
 ): IntegrationPlan {
   const plan: IntegrationPlan = { candidates: [], entries: [] };
   for (const service of services) {
+    // PagerDuty's integrations have no switch of their own; a disabled service opens no incidents.
+    const enabled = service.status !== 'disabled';
     // The integrations read whole (with their keys); else the service's references, which have none.
     const items =
       integrations[service.id] ?? service.integrations.map((ref) => ({ ...ref, name: ref.summary }));
@@ -61,13 +65,14 @@ export function planPagerDutyIntegrations(
           name,
           type: 'pagerduty',
           key,
+          enabled,
           escalationPolicySourceId: service.escalation_policy?.id ?? null,
         });
         plan.entries.push({
           name,
           type,
           webhook_path: keyed.path,
-          note: keyed.note,
+          note: enabled ? keyed.note : `${keyed.note}${DISABLED_NOTE}`,
           keyedSourceId: sourceId,
         });
       } else if (keyed) {

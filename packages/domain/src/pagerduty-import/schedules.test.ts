@@ -1,5 +1,7 @@
 import type { PagerDutyScheduleItem, PagerDutyScheduleLayer } from '@firebreak/schema';
 import { describe, expect, it } from 'vitest';
+import { onCallAt, type RotationLayer } from '../oncall';
+import type { PlannedLayer } from '../oncall-import/types';
 import { describeRestriction } from './layers';
 import { planPagerDutySchedules } from './schedules';
 import { planPagerDutyUsers } from './users';
@@ -95,6 +97,63 @@ describe('PagerDuty schedules', () => {
       "layer 'Ended': ended 2026-05-31T00:00:00Z; not imported",
       "layer 'Later': end 2026-09-01T00:00:00Z dropped",
     ]);
+  });
+
+  describe('a layer that starts after its rotation’s virtual start', () => {
+    // Weekly from Monday 08:00 in Paris, Ada then Ben; PagerDuty's layer is on call only from `start`.
+    const weekly = { rotation_virtual_start: '2025-01-06T08:00:00+01:00' };
+    const paris = (fields: Partial<PagerDutyScheduleLayer>) =>
+      plan([{ id: 'S1', name: 'P', time_zone: 'Europe/Paris', schedule_layers: [layer('L', fields)] }]);
+    const asRotation = (planned: PlannedLayer): RotationLayer<string> => ({
+      order_index: 0,
+      rotation_start: planned.rotationStart,
+      shift_duration_seconds: planned.shiftDurationSeconds,
+      participants: planned.participants.map((p) => p.name),
+    });
+    const whoIn = (rotation: RotationLayer<string>, at: string) =>
+      onCallAt({ timezone: 'Europe/Paris', layers: [rotation] }, new Date(at))?.participant;
+
+    it('starts at the first hand-over on or after a start to come, with the hand-overs PagerDuty has', () => {
+      // A Wednesday: the next hand-over is Monday 15 June 08:00 in Paris (06:00Z in summer time), turn 75
+      // of the rotation (Ben's).
+      const result = paris({ ...weekly, start: '2026-06-10T12:00:00+02:00' });
+      const imported = result.schedules[0]!.layers[0]!;
+      expect(imported.rotationStart).toEqual(new Date('2026-06-15T06:00:00Z'));
+      expect(imported.participants.map((p) => p.name)).toEqual(['Ben', 'Ada']);
+      expect(result.warnings.map((w) => w.message)).toEqual([
+        "layer 'L': start 2026-06-10T12:00:00+02:00 falls within a turn; on call from the next hand-over, 2026-06-15T06:00:00.000Z",
+      ]);
+      const whole: RotationLayer<string> = {
+        order_index: 0,
+        rotation_start: new Date(weekly.rotation_virtual_start),
+        shift_duration_seconds: 604_800,
+        participants: ['Ada', 'Ben'],
+      };
+      // Nobody on call before it (it is not on call now, as PagerDuty's layer is not), then PagerDuty's turns.
+      expect(whoIn(asRotation(imported), '2026-06-01T00:00:00Z')).toBeUndefined();
+      expect(whoIn(asRotation(imported), '2026-06-15T05:59:59Z')).toBeUndefined();
+      for (const at of [
+        '2026-06-15T06:00:00Z',
+        '2026-06-22T05:59:00Z',
+        '2026-06-22T06:00:00Z',
+        '2026-11-02T12:00:00Z',
+      ]) {
+        expect(whoIn(asRotation(imported), at), at).toBe(whoIn(whole, at));
+      }
+    });
+
+    it('a start on a hand-over is exact (no warning); one already past keeps who is on call now', () => {
+      const onBoundary = paris({ ...weekly, start: '2026-06-15T08:00:00+02:00' });
+      expect(onBoundary.schedules[0]!.layers[0]!.rotationStart).toEqual(new Date('2026-06-15T06:00:00Z'));
+      expect(onBoundary.warnings).toEqual([]);
+      const past = paris({ ...weekly, start: '2025-03-05T12:00:00+01:00' });
+      const imported = past.schedules[0]!.layers[0]!;
+      // Monday 10 March 2025 08:00 in Paris is turn 9 of the rotation: Ben's.
+      expect(imported.rotationStart).toEqual(new Date('2025-03-10T07:00:00Z'));
+      expect(imported.participants.map((p) => p.name)).toEqual(['Ben', 'Ada']);
+      expect(past.warnings).toEqual([]);
+      expect(whoIn(asRotation(imported), '2026-06-01T00:00:00Z')).toBe('Ada');
+    });
   });
 
   it('approximates restrictions: dropped with a warning saying what they were', () => {

@@ -57,7 +57,11 @@ export function planPagerDutySchedules(
     const bottomFirst = [...(schedule.schedule_layers ?? [])].reverse();
     const layers: PlannedLayer[] = [];
     bottomFirst.forEach((layer, position) => {
-      const mapped = mapLayer(layer, layer.name?.trim() || `Layer ${position + 1}`, { directory, now });
+      const mapped = mapLayer(layer, layer.name?.trim() || `Layer ${position + 1}`, {
+        directory,
+        now,
+        timezone,
+      });
       for (const message of mapped.notes) warn(message);
       if (mapped.layer) layers.push({ ...mapped.layer, orderIndex: layers.length });
     });

@@ -105,7 +105,7 @@ export async function writePlan(
       {
         name: keyed.name,
         type: keyed.type,
-        enabled: true,
+        enabled: keyed.enabled,
         key: keyed.key,
         escalationPolicyId: policySourceId ? (policyIds.get(policySourceId) ?? null) : null,
         labels: {},

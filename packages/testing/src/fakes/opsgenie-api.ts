@@ -150,6 +150,7 @@ export class FakeOpsgenieApi {
     }
   }
 
+  // Every list is paged, though Opsgenie answers some whole: deliberate, the client must cope either way.
   private page(url: URL, items: OpsgenieItem[]): Response {
     const offset = Math.max(0, Number.parseInt(url.searchParams.get('offset') ?? '0', 10) || 0);
     const asked = Number.parseInt(url.searchParams.get('limit') ?? '', 10) || DEFAULT_LIMIT;
