@@ -227,3 +227,9 @@ export async function recordDirectMessage(
 }
 
 export { withIncidentChatLock } from './chat-lock';
+export {
+  listPendingChatWork,
+  type PendingChatWork,
+  type PendingChatWorkKind,
+  type PendingChatWorkQuery,
+} from './chat-recovery';

@@ -15,8 +15,9 @@ import { refreshChannel } from './refresh';
 
 // An incident opens its channel within seconds, or within the opening job's ~19 minutes of retries
 // while the chat service is down (whose last try records a `chat_failed`). An older incident with
-// neither a channel nor a failure was opened while chat was off: no channel is coming.
-const OPENING_WINDOW_MS = 30 * 60 * 1000;
+// neither a channel nor a failure was opened while chat was off: no channel is coming (and the
+// recovery pass, recovery.ts, opens none).
+export const OPENING_WINDOW_MS = 30 * 60 * 1000;
 
 /**
  * The channel to post in. Undefined when there will be none (opening failed for good, or chat was off

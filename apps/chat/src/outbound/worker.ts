@@ -14,6 +14,7 @@ import { postTimelineEntry } from './flush';
 import { type ChatJob, type OutboundDeps, runChatJob } from './job';
 import { markResolved } from './mark-resolved';
 import { openChannel } from './open-channel';
+import { type ChatRecoveryOptions, startChatRecovery } from './recovery';
 
 export interface ChatWorkerOptions {
   redis: RedisConfig;
@@ -22,16 +23,21 @@ export interface ChatWorkerOptions {
   publicUrl: string;
   /** Jobs worked at once; each holds one database connection while it talks to the chat service. */
   concurrency?: number;
+  /** The reconciler of chat work a Redis restarted empty lost (tests shorten its wait). */
+  recovery?: ChatRecoveryOptions;
 }
 
 export interface RunningChatWorker {
+  /** One recovery pass now (tests): how many jobs it asked for; 0 while chat is off. */
+  recoverLostWork(): Promise<number>;
   stop(): Promise<void>;
 }
 
 /**
  * The consumer of the `chat` queue: opens incident channels, posts the timeline, renames resolved
- * channels, pages people (docs/integrations/slack.md). Without a bot token chat is off: jobs complete at once
- * and do nothing, so the queue does not grow while chat is not configured.
+ * channels, pages people (docs/integrations/slack.md), and re-queues what a Redis restarted empty lost
+ * (recovery.ts). Without a bot token chat is off: jobs complete at once and do nothing, so the queue
+ * does not grow while chat is not configured, and nothing is recovered.
  */
 export function startChatWorker(ctx: ServiceContext, options: ChatWorkerOptions): RunningChatWorker {
   const client = createChatClient(options.chat);
@@ -63,8 +69,11 @@ export function startChatWorker(ctx: ServiceContext, options: ChatWorkerOptions)
       onFailed: (job, error) => logFailure(ctx, job, error),
     },
   );
+  const recovery = deps ? startChatRecovery(ctx, options.recovery) : undefined;
   return {
+    recoverLostWork: async () => (recovery ? recovery.runOnce() : 0),
     stop: async () => {
+      await recovery?.stop();
       await worker.close();
       blocking.disconnect();
     },

@@ -4,4 +4,5 @@ export * from './record-channel-opened';
 export * from './record-channel-state';
 export * from './record-failure';
 export * from './record-posts';
+export * from './recover-work';
 export * from './session';

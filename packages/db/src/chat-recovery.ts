@@ -1,0 +1,100 @@
+import type { TimelineEntryType } from '@firebreak/schema';
+import type { Queryable } from './client';
+
+/**
+ * What an incident's chat channel still lacks, named after the job that completes it:
+ * `open_channel` (channel, topic or card), `post_entries` (timeline entries up to `entry_id`),
+ * `escalation_notice` (the direct messages of the step `entry_id`), `mark_resolved` (the rename).
+ */
+export type PendingChatWorkKind = 'open_channel' | 'post_entries' | 'escalation_notice' | 'mark_resolved';
+
+export interface PendingChatWork {
+  kind: PendingChatWorkKind;
+  incident_id: string;
+  entry_id: string | null;
+}
+
+export interface PendingChatWorkQuery {
+  /** Work older than this is history: entries written, and incidents resolved, before it are left alone. */
+  since: Date;
+  /** Work written, or handed to the queue, after this is left to its own job, which may still be at work. */
+  quietSince: Date;
+  /** An incident created before this without a channel (nor a failure) was opened while chat was off. */
+  openingSince: Date;
+  /** The timeline entries the channel hears. */
+  channelEntryTypes: readonly TimelineEntryType[];
+  limit: number;
+}
+
+/**
+ * Chat work that PostgreSQL says is owed and no recent job is doing, oldest first (see
+ * docs/integrations/slack.md#recovery). A `chat_failed` entry for the step means chat gave up on it
+ * for good (a refusal, or an outage outlasting the job's retries), and it is not asked for again.
+ * Incidents whose chat work sits in the outbox, or reached the queue after `quietSince`, are skipped:
+ * their jobs are on their way or at work.
+ */
+export async function listPendingChatWork(
+  sql: Queryable,
+  q: PendingChatWorkQuery,
+): Promise<PendingChatWork[]> {
+  const gaveUp = (operations: string[], sinceResolution = false) => sql`exists (
+    select 1 from timeline_entries f
+    where f.incident_id = r.id and f.type = 'chat_failed' and f.data ->> 'operation' = any(${operations})
+      ${sinceResolution ? sql`and f.created_at >= r.resolved_at` : sql``})`;
+  return sql<PendingChatWork[]>`
+    with recent as (
+      select i.id, i.status, i.created_at, i.resolved_at, i.chat_channel_id, i.chat_channel_name,
+             i.chat_card_ts, i.chat_topic
+      from incidents i
+      where (i.resolved_at is null or i.resolved_at > ${q.since})
+        and i.created_at <= ${q.quietSince}
+        and not exists (
+          select 1 from outbox o
+          where o.ordering_key = i.id::text and o.job_name like 'chat.%'
+            and (o.sent_at is null or o.sent_at > ${q.quietSince}))
+    ),
+    work as (
+      select 'open_channel' as kind, r.id as incident_id, null::uuid as entry_id, r.created_at as due
+      from recent r
+      where (r.chat_channel_id is null and r.created_at > ${q.openingSince}
+             and not ${gaveUp(['create_channel'])})
+         or (r.chat_channel_id is not null and (r.chat_topic is null or r.chat_card_ts is null)
+             and not ${gaveUp(['setup_channel', 'post_card'])})
+      union all
+      select 'post_entries', r.id, last.id, last.created_at
+      from recent r
+      cross join lateral (
+        select t.id, t.created_at from timeline_entries t
+        where t.incident_id = r.id and t.type = any(${q.channelEntryTypes as string[]})
+          and t.created_at > ${q.since} and t.created_at <= ${q.quietSince}
+          and not exists (select 1 from chat_posts p where p.entry_id = t.id)
+        order by t.seq desc limit 1
+      ) last
+      where r.chat_channel_id is not null and (r.chat_card_ts is not null or ${gaveUp(['post_card'])})
+      union all
+      select 'escalation_notice', r.id, t.id, t.created_at
+      from recent r
+      join timeline_entries t on t.incident_id = r.id and t.type = 'escalation_triggered'
+      where r.status = 'triggered' and t.created_at > ${q.since} and t.created_at <= ${q.quietSince}
+        and exists (
+          select 1 from jsonb_array_elements(
+            case when jsonb_typeof(t.data -> 'targets') = 'array' then t.data -> 'targets' else '[]'::jsonb end
+          ) target
+          where coalesce(target ->> 'slack_user_id', '') <> ''
+            and not exists (
+              select 1 from chat_direct_messages d
+              where d.entry_id = t.id and d.slack_user_id = target ->> 'slack_user_id'))
+      union all
+      select 'mark_resolved', r.id, null::uuid, r.resolved_at
+      from recent r
+      cross join lateral (
+        select data ->> 'channel_name' as name from timeline_entries c
+        where c.incident_id = r.id and c.type = 'chat_channel_created' order by c.seq limit 1
+      ) original
+      where r.status = 'resolved' and r.chat_channel_id is not null
+        and r.chat_channel_name is distinct from '[RESOLVED] #' || original.name
+        and (r.chat_channel_name = original.name or not starts_with(coalesce(r.chat_topic, ''), '[RESOLVED] #'))
+        and not ${gaveUp(['rename_channel', 'update_topic'], true)}
+    )
+    select kind, incident_id, entry_id from work order by due, incident_id limit ${q.limit}`;
+}
