@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ErrorMessage } from '../components/ErrorMessage';
@@ -17,6 +17,10 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  // Until it answers (or if it fails), the page shows the password form alone, as before SSO existed.
+  const authConfig = useQuery({ queryKey: ['auth-config'], queryFn: api.authConfig, retry: false });
+  const ssoLoginUrl = authConfig.data?.sso_login_url ?? null;
+  const passwordLogin = authConfig.data?.password_login ?? true;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -40,33 +44,52 @@ export function LoginPage() {
           <span className="brand-mark" aria-hidden="true" /> Firebreak
         </h1>
         <p className="subtle">Log in to the incident console.</p>
-        <form className="form" onSubmit={submit}>
-          <label>
-            E-mail
-            <input
-              type="email"
-              autoComplete="username"
-              required
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-            />
-          </label>
-          <label>
-            Password
-            <input
-              type="password"
-              autoComplete="current-password"
-              required
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          </label>
-          <ErrorMessage error={error} />
-          <button type="submit" className="primary" disabled={busy}>
-            {busy ? 'Logging in…' : 'Log in'}
-          </button>
-        </form>
+        {ssoLoginUrl && (
+          // A full navigation, not a fetch: the provider's login page takes over the window.
+          <a className="button primary" href={ssoLoginUrl}>
+            Sign in with SSO
+          </a>
+        )}
+        {passwordLogin ? (
+          passwordForm()
+        ) : (
+          <details>
+            <summary className="subtle">Break-glass administrator login</summary>
+            {passwordForm()}
+          </details>
+        )}
       </main>
     </div>
   );
+
+  function passwordForm() {
+    return (
+      <form className="form" onSubmit={submit}>
+        <label>
+          E-mail
+          <input
+            type="email"
+            autoComplete="username"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+        </label>
+        <label>
+          Password
+          <input
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </label>
+        <ErrorMessage error={error} />
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Logging in…' : 'Log in'}
+        </button>
+      </form>
+    );
+  }
 }
