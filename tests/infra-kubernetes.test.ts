@@ -188,7 +188,6 @@ describe('the Kubernetes manifests', () => {
       ['/api/v1/auth/login', 'api'],
       ['/api/v1', 'api'],
       ['/ready', 'api'],
-      ['/metrics', 'api'],
       ['/', 'api'],
       ['/incidents/42', 'api'],
       ['/assets/index.js', 'api'],
@@ -199,6 +198,12 @@ describe('the Kubernetes manifests', () => {
     }
     // The Ingress's backends are the apps' Services, on their named port.
     for (const service of ['firebreak-ingest', 'firebreak-api', 'firebreak-chat']) one('Service', service);
+    // /metrics is closed on both: nginx answers 404 itself; the Ingress (which cannot answer) sends it
+    // to ingest, which serves no /metrics and answers 404. Prometheus scrapes the apps' own ports.
+    expect(nginxUpstreamFor(nginx, '/metrics')).toBeUndefined();
+    expect(nginx).toMatch(/location = \/metrics \{[^}]*return 404/);
+    expect(ingressServiceFor(ingress, '/metrics')).toBe('firebreak-ingest');
+    expect(ingressServiceFor(ingress, '/metricsx')).toBe('firebreak-api');
     // The one difference: nginx answers /health itself; behind an Ingress it is the API's.
     expect(nginxUpstreamFor(nginx, '/health')).toBeUndefined();
     expect(ingressServiceFor(ingress, '/health')).toBe('firebreak-api');

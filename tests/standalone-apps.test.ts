@@ -1,6 +1,7 @@
 // Each app also starts alone (docs/api.md#processes), on its own default port or PORT, and answers
 // /health and /ready itself; SIGTERM stops it cleanly.
-import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import {
   bodyOf,
   createTestDatabase,
@@ -35,6 +36,8 @@ async function startAlone(app: string): Promise<{ process: RunningProcess; url: 
       DATABASE_URL: db.url,
       REDIS_URL: testRedisUrl,
       LOG_LEVEL: 'info',
+      // The first admin's password file goes to a scratch directory, not the checkout's .data.
+      DATA_DIR: join(tmpdir(), `firebreak-standalone-${port}`),
     },
   });
   children.push(started);

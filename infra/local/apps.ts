@@ -1,5 +1,6 @@
 // The app processes of the split deployment and the migration step before them: the command lines
 // (shared with the container image and the Kubernetes manifests), start-up, readiness, first admin.
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import postgres from 'postgres';
 import { type LogSink, ManagedProcess, waitUntil } from './processes';
@@ -62,7 +63,11 @@ export async function countUsers(databaseUrl: string): Promise<number> {
   }
 }
 
-/** Passes the apps' lines on and remembers the generated login one of them prints (run-app.ts). */
+/**
+ * Passes the apps' lines on and remembers the generated login one of them announces (run-app.ts): the
+ * app prints only the path of the 0600 file that holds the password, and this script, which runs at
+ * the operator's own terminal like `pnpm start`, reads it from there.
+ */
 export function watchForPrintedAdmin(log: LogSink): {
   log: LogSink;
   admin(): { email: string; password: string } | undefined;
@@ -70,8 +75,10 @@ export function watchForPrintedAdmin(log: LogSink): {
   let admin: { email: string; password: string } | undefined;
   return {
     log: (name, line) => {
-      const printed = /^First admin: (\S+) \/ (\S+)/.exec(line);
-      if (printed) admin = { email: printed[1]!, password: printed[2]! };
+      const printed = /^First admin: (\S+), password in (\S+)/.exec(line);
+      if (printed) {
+        admin = { email: printed[1]!, password: readFileSync(printed[2]!, 'utf8').trim() };
+      }
       log(name, line);
     },
     admin: () => admin,

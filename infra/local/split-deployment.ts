@@ -130,6 +130,8 @@ export async function startSplitDeployment(options: SplitDeploymentOptions = {})
     const appEnv: NodeJS.ProcessEnv = {
       ...withoutOwnSettings(process.env),
       NODE_ENV: 'production',
+      // Where the app that creates the first admin writes its generated password (first-admin.ts).
+      DATA_DIR: dataDir,
       DATABASE_URL: database.url,
       KV_SENTINEL_ADDRS: ports.store.sentinels.map((port) => `127.0.0.1:${port}`).join(','),
       KV_SENTINEL_MASTER: SENTINEL_MASTER,

@@ -128,6 +128,7 @@ const pages: { name: string; path: string; loaded: (page: Page) => Locator }[] =
     loaded: (p) => p.getByText('Database upgrade').first(),
   },
   { name: 'outgoing webhooks', path: '/outgoing-webhooks', loaded: (p) => p.getByText('Ticketing').first() },
+  { name: 'audit log', path: '/audit-log', loaded: (p) => p.getByText('Before and after').first() },
   { name: 'a missing page', path: '/no-such-page', loaded: (p) => p.getByText('Page not found') },
 ];
 

@@ -13,12 +13,14 @@ import type { ApiDeps } from './deps';
 import { addAiRoutes } from './routes/ai';
 import { addAlertRoutes } from './routes/alerts';
 import { addApiKeyRoutes } from './routes/api-keys';
+import { addAuditLogRoutes } from './routes/audit-log';
 import { addAuthRoutes } from './routes/auth';
 import { addEscalationPolicyRoutes } from './routes/escalation-policies';
 import { addImportRoutes } from './routes/imports';
 import { addIncidentRoutes } from './routes/incidents';
 import { addIntegrationRoutes } from './routes/integrations';
 import { addMaintenanceWindowRoutes } from './routes/maintenance-windows';
+import { addOidcRoutes } from './routes/oidc';
 import { addOutgoingWebhookRoutes } from './routes/outgoing-webhooks';
 import { addReferenceRoutes } from './routes/reference';
 import { addRoutingRuleRoutes } from './routes/routing-rules';
@@ -51,6 +53,7 @@ export function addApiRoutes(app: HttpApp, deps: ApiDeps): void {
   app.use('/api/v1/*', createCsrfGuard(deps.config.publicUrl));
   addReferenceRoutes(app);
   addAuthRoutes(ops, deps);
+  addOidcRoutes(ops, deps);
   addApiKeyRoutes(ops, deps);
   addIncidentRoutes(ops, deps);
   addUserRoutes(ops, deps);
@@ -64,7 +67,8 @@ export function addApiRoutes(app: HttpApp, deps: ApiDeps): void {
   addSettingsRoutes(ops, deps);
   addImportRoutes(ops, deps);
   addOutgoingWebhookRoutes(ops, deps);
-  addMetricsRoute(app, deps.ctx.metrics);
+  addAuditLogRoutes(ops, deps);
+  addMetricsRoute(app, deps.ctx.metrics, deps.config.metricsToken);
 }
 
 export function createApp(deps: ApiDeps): HttpApp {

@@ -6,7 +6,17 @@ import type { ServiceContext } from '@firebreak/services';
 export interface ApiDeps {
   ctx: ServiceContext;
   ready: () => Promise<Readiness>;
-  config: Pick<Config, 'publicUrl' | 'rateLimitPerMinute' | 'trustProxy' | 'chat' | 'ai'>;
+  config: Pick<
+    Config,
+    | 'publicUrl'
+    | 'rateLimitPerMinute'
+    | 'trustProxy'
+    | 'chat'
+    | 'ai'
+    | 'metricsToken'
+    | 'oidc'
+    | 'passwordLogin'
+  >;
   /** The built web UI (`apps/web/dist`) to serve at `/`; absent: no UI (tests of the API alone). */
   webRoot?: string;
 }

@@ -125,6 +125,19 @@ describe('maintenance windows API', () => {
     expect((await list()).body.maintenance_windows).toEqual([]);
   });
 
+  it('caps a window at 7 days, saying why and what to do instead, and stores nothing', async () => {
+    const week = 7 * 24;
+    const [problem] = await problems(await create({ starts_at: hours(-1), ends_at: hours(week) }));
+    expect(problem).toEqual({ path: 'ends_at', message: expect.stringContaining('at most 7 days') });
+    expect(problem!.message).toMatch(/disable its integration/);
+    expect(problem!.message).toMatch(/routing rule that suppresses/);
+    expect((await list()).body.maintenance_windows).toEqual([]);
+    // Exactly 7 days is allowed.
+    const start = new Date(Date.now() + 3600_000);
+    const end = new Date(start.getTime() + week * 3600_000);
+    await created({ starts_at: start.toISOString(), ends_at: end.toISOString() });
+  });
+
   it('accepts integration_ids that name integrations', async () => {
     const [integration] = await runtime.sql<{ id: string }[]>`
       insert into integrations (name, type, key) values ('Prometheus', 'alertmanager', ${`k-${Date.now()}`})

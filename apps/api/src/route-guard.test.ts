@@ -6,6 +6,10 @@ import { createApp } from './app';
 const publicRoutes = new Set([
   'POST /api/v1/auth/login',
   'POST /api/v1/auth/setup',
+  // Single sign-on: how someone without a session gets one (docs/sso.md).
+  'GET /api/v1/auth/config',
+  'GET /api/v1/auth/oidc/login',
+  'GET /api/v1/auth/oidc/callback',
   'GET /api/v1/openapi.json',
   'GET /api/v1/docs',
   'GET /api/v1/docs/scalar.js',

@@ -1,5 +1,5 @@
 import { alertsOrThrow, type ParseResult, type WebhookIntegrationId } from '@firebreak/domain';
-import { parseJson, readBodyText } from '@firebreak/http';
+import { isJsonContentType, mediaTypeOf, parseJson, readBodyText } from '@firebreak/http';
 import { AppError } from '@firebreak/schema';
 import { type IntakeResult, type IntakeSource, recordAlerts, type ServiceContext } from '@firebreak/services';
 import type { Context, MiddlewareHandler } from 'hono';
@@ -44,12 +44,14 @@ export class IntakeGate {
   }
 }
 
-/** The raw body (signatures are computed over it), or 415 when it is not declared as JSON. */
-export async function rawJsonBody(
-  c: Context,
-  accept: RegExp = /^application\/(.+\+)?json\b/i,
-): Promise<string> {
-  if (!accept.test(c.req.header('content-type') ?? '')) {
+/**
+ * The raw body (signatures are computed over it), or 415 when it is not declared as JSON. The type is
+ * compared exactly (docs/api.md#requests); `alsoAccept` names further exact media types, such as the
+ * `text/plain` that SNS sends.
+ */
+export async function rawJsonBody(c: Context, alsoAccept: readonly string[] = []): Promise<string> {
+  const header = c.req.header('content-type');
+  if (!isJsonContentType(header) && !alsoAccept.includes(mediaTypeOf(header))) {
     throw new AppError(
       'unsupported_media_type',
       'Send the body as JSON with Content-Type: application/json.',

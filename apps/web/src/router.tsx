@@ -2,6 +2,7 @@ import { createBrowserRouter, Navigate } from 'react-router';
 import { Layout } from './components/Layout';
 import { RequireLogin } from './components/RequireLogin';
 import { AlertsPage } from './pages/AlertsPage';
+import { AuditLogPage } from './pages/audit-log/AuditLogPage';
 import { EscalationPoliciesPage } from './pages/EscalationPoliciesPage';
 import { ImportPage } from './pages/ImportPage';
 import { IncidentsPage } from './pages/IncidentsPage';
@@ -38,6 +39,7 @@ export const router = createBrowserRouter([
       { path: 'settings', element: <SettingsPage /> },
       { path: 'outgoing-webhooks', element: <OutgoingWebhooksPage /> },
       { path: 'import', element: <ImportPage /> },
+      { path: 'audit-log', element: <AuditLogPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -9,7 +9,7 @@ export function createApp(deps: WorkerDeps): Hono<AppEnv> {
   const app = createBaseApp(deps.ctx);
   addHealthRoutes(app, deps.ready);
   // The worker's own numbers (escalations fired, job failures, queue depths) for Prometheus.
-  addMetricsRoute(app, deps.ctx.metrics);
+  addMetricsRoute(app, deps.ctx.metrics, deps.metricsToken);
   return app;
 }
 

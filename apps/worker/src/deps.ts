@@ -4,4 +4,6 @@ import type { ServiceContext } from '@firebreak/services';
 export interface WorkerDeps {
   ctx: ServiceContext;
   ready: () => Promise<Readiness>;
+  /** `METRICS_TOKEN`: when set, `/metrics` needs it as a bearer token. */
+  metricsToken?: string;
 }

@@ -9,6 +9,10 @@ await runApp({
   build: async (runtime, shutdown) => {
     const worker = await startWorker(runtime.ctx, { redis: runtime.redisConfig, ai: runtime.config.ai });
     shutdown.add('worker', () => worker.stop());
-    return createApp({ ctx: runtime.ctx, ready: runtime.ready });
+    return createApp({
+      ctx: runtime.ctx,
+      ready: runtime.ready,
+      metricsToken: runtime.config.metricsToken,
+    });
   },
 });

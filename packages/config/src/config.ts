@@ -28,11 +28,30 @@ export interface Config {
     model: string | undefined;
   };
   rateLimitPerMinute: number;
+  sessionIdleTimeoutMinutes: number;
+  /** When set, `/metrics` answers only `Authorization: Bearer <metricsToken>`. */
+  metricsToken: string | undefined;
   bootstrapAdmin: { email: string; password: string } | undefined;
   dataDir: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   trustProxy: boolean;
   snsCertUrlPattern: RegExp;
+  /** Single sign-on (docs/sso.md); undefined when not configured. */
+  oidc: OidcConfig | undefined;
+  /** False: password login only for the break-glass first admin (docs/sso.md#break-glass-admin). */
+  passwordLogin: boolean;
+}
+
+export interface OidcConfig {
+  issuerUrl: string;
+  clientId: string;
+  clientSecret: string;
+  scopes: string;
+  /** The role of a new user in none of the mapped groups; `none` refuses them. */
+  defaultRole: 'admin' | 'member' | 'viewer' | 'none';
+  /** The ID-token or userinfo claim that lists the person's groups; undefined: no group mapping. */
+  groupsClaim: string | undefined;
+  groups: { admin: string[]; member: string[]; viewer: string[] };
 }
 
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
@@ -76,6 +95,8 @@ export function loadConfig(rawEnv: Env = process.env): Config {
     chat: { botToken: e.CHAT_BOT_TOKEN, signingSecret: e.CHAT_SIGNING_SECRET, apiUrl: e.CHAT_API_URL },
     ai: { provider: e.AI_PROVIDER, baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY, model: e.AI_MODEL },
     rateLimitPerMinute: e.RATE_LIMIT_REQUESTS_PER_MINUTE,
+    sessionIdleTimeoutMinutes: e.SESSION_IDLE_TIMEOUT_MINUTES,
+    metricsToken: e.METRICS_TOKEN,
     bootstrapAdmin:
       e.BOOTSTRAP_ADMIN_EMAIL && e.BOOTSTRAP_ADMIN_PASSWORD
         ? { email: e.BOOTSTRAP_ADMIN_EMAIL, password: e.BOOTSTRAP_ADMIN_PASSWORD }
@@ -84,6 +105,23 @@ export function loadConfig(rawEnv: Env = process.env): Config {
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     snsCertUrlPattern: e.SNS_CERT_URL_PATTERN,
+    oidc:
+      e.OIDC_ISSUER_URL && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
+        ? {
+            issuerUrl: e.OIDC_ISSUER_URL,
+            clientId: e.OIDC_CLIENT_ID,
+            clientSecret: e.OIDC_CLIENT_SECRET,
+            scopes: e.OIDC_SCOPES,
+            defaultRole: e.OIDC_DEFAULT_ROLE,
+            groupsClaim: e.OIDC_GROUPS_CLAIM,
+            groups: {
+              admin: e.OIDC_ADMIN_GROUPS,
+              member: e.OIDC_MEMBER_GROUPS,
+              viewer: e.OIDC_VIEWER_GROUPS,
+            },
+          }
+        : undefined,
+    passwordLogin: e.PASSWORD_LOGIN,
   };
 }
 

@@ -12,6 +12,29 @@ const boolean = z.preprocess(
     .transform((value) => value === 'true' || value === '1' || value === 'yes'),
 );
 
+// PASSWORD_LOGIN: on unless turned off, so an installation without SSO keeps working as it was.
+const trueByDefault = z.preprocess(
+  emptyAsUndefined,
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+    .default('true')
+    .transform((value) => value === 'true' || value === '1' || value === 'yes'),
+);
+
+/** A comma-separated list of group names (`OIDC_ADMIN_GROUPS=ops,sre`); empty when unset. */
+const groupList = z.preprocess(
+  emptyAsUndefined,
+  z
+    .string()
+    .optional()
+    .transform((value) =>
+      (value ?? '')
+        .split(',')
+        .map((group) => group.trim())
+        .filter((group) => group !== ''),
+    ),
+);
+
 const positiveInt = (fallback: number) =>
   z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(fallback));
 
@@ -82,6 +105,10 @@ export const EnvSchema = z.object({
   AI_API_KEY: optionalString,
   AI_MODEL: optionalString,
   RATE_LIMIT_REQUESTS_PER_MINUTE: positiveInt(600),
+  // A working day and a bit: a console left open overnight asks for the password again in the morning.
+  SESSION_IDLE_TIMEOUT_MINUTES: positiveInt(720),
+  // When set, GET /metrics needs `Authorization: Bearer <token>` (docs/api.md#metrics).
+  METRICS_TOKEN: optionalString,
   BOOTSTRAP_ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email().optional()),
   BOOTSTRAP_ADMIN_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(8).optional()),
   DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./.data')),
@@ -91,6 +118,21 @@ export const EnvSchema = z.object({
   ),
   TRUST_PROXY: boolean,
   SNS_CERT_URL_PATTERN: regex,
+  // Single sign-on (docs/sso.md).
+  OIDC_ISSUER_URL: optionalUrl,
+  OIDC_CLIENT_ID: optionalString,
+  OIDC_CLIENT_SECRET: optionalString,
+  OIDC_SCOPES: z.preprocess(emptyAsUndefined, z.string().default('openid email profile')),
+  // `none`: only people in one of the groups below may sign in.
+  OIDC_DEFAULT_ROLE: z.preprocess(
+    emptyAsUndefined,
+    z.enum(['admin', 'member', 'viewer', 'none']).default('member'),
+  ),
+  OIDC_GROUPS_CLAIM: optionalString,
+  OIDC_ADMIN_GROUPS: groupList,
+  OIDC_MEMBER_GROUPS: groupList,
+  OIDC_VIEWER_GROUPS: groupList,
+  PASSWORD_LOGIN: trueByDefault,
 });
 
 /**
@@ -105,8 +147,51 @@ export function crossVariableProblems(env: Record<string, string | undefined>): 
       'BOOTSTRAP_ADMIN_EMAIL: BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD must be set together',
     );
   }
+  problems.push(...ssoProblems(env, set));
   if (env.AI_PROVIDER === 'anthropic' && !set('AI_API_KEY')) {
     problems.push('AI_API_KEY: is required when AI_PROVIDER=anthropic');
+  }
+  return problems;
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+function ssoProblems(env: Record<string, string | undefined>, set: (name: string) => boolean): string[] {
+  const problems: string[] = [];
+  const ssoNames = ['OIDC_ISSUER_URL', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'];
+  const sso = ssoNames.some(set);
+  if (sso && !ssoNames.every(set)) {
+    problems.push(
+      'OIDC_ISSUER_URL: OIDC_ISSUER_URL, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together',
+    );
+  }
+  // The redirect URL registered at the provider is built from PUBLIC_URL: a request's own Host header
+  // cannot be trusted for it behind a proxy.
+  if (sso && !set('PUBLIC_URL')) problems.push('PUBLIC_URL: is required when OIDC_ISSUER_URL is set');
+  if (set('OIDC_ISSUER_URL') && URL.canParse(env.OIDC_ISSUER_URL!)) {
+    const issuer = new URL(env.OIDC_ISSUER_URL!);
+    // Plain HTTP only to a provider on this machine (development, tests): tokens cross that connection.
+    if (
+      issuer.protocol !== 'https:' &&
+      !(issuer.protocol === 'http:' && LOOPBACK_HOSTS.has(issuer.hostname))
+    ) {
+      problems.push('OIDC_ISSUER_URL: must be https:// (http:// only for localhost)');
+    }
+  }
+  const groupNames = ['OIDC_ADMIN_GROUPS', 'OIDC_MEMBER_GROUPS', 'OIDC_VIEWER_GROUPS'];
+  if (groupNames.some(set) && !set('OIDC_GROUPS_CLAIM')) {
+    problems.push(
+      'OIDC_GROUPS_CLAIM: is required when OIDC_ADMIN_GROUPS, OIDC_MEMBER_GROUPS or OIDC_VIEWER_GROUPS is set',
+    );
+  }
+  if (env.OIDC_DEFAULT_ROLE === 'none' && !groupNames.some(set)) {
+    problems.push(
+      'OIDC_DEFAULT_ROLE: none needs at least one of OIDC_ADMIN_GROUPS, OIDC_MEMBER_GROUPS, OIDC_VIEWER_GROUPS',
+    );
+  }
+  // Without SSO, turning password login off would leave only the first admin able to log in.
+  if (['false', '0', 'no'].includes(env.PASSWORD_LOGIN ?? '') && !sso) {
+    problems.push('PASSWORD_LOGIN: false needs single sign-on (OIDC_ISSUER_URL)');
   }
   return problems;
 }

@@ -9,6 +9,8 @@ export const secretNames = [
   'CHAT_SIGNING_SECRET',
   'AI_API_KEY',
   'BOOTSTRAP_ADMIN_PASSWORD',
+  'OIDC_CLIENT_SECRET',
+  'METRICS_TOKEN',
 ] as const;
 
 export type Env = Record<string, string | undefined>;

@@ -23,6 +23,31 @@ export async function insertAiRequest(
   return row!;
 }
 
+/**
+ * A summary or post-mortem request for an incident, unless one of that kind is already pending: then
+ * that one (`created` false). The unique index `ai_requests_one_pending_idx` decides between concurrent
+ * requests; the loser waits for the winner's transaction and then reads its row.
+ */
+export async function insertIncidentAiRequest(
+  sql: Queryable,
+  request: { kind: Exclude<AiKind, 'handoff_digest'>; incidentId: string; at: Date },
+): Promise<{ row: AiRequestRow; created: boolean }> {
+  // Twice at most: the pending row found by the conflict may finish before it is read.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const [inserted] = await sql<AiRequestRow[]>`
+      insert into ai_requests (kind, incident_id, created_at)
+      values (${request.kind}, ${request.incidentId}, ${request.at})
+      on conflict (incident_id, kind) where status = 'pending' and incident_id is not null do nothing
+      returning *`;
+    if (inserted) return { row: inserted, created: true };
+    const [pending] = await sql<AiRequestRow[]>`
+      select * from ai_requests
+      where incident_id = ${request.incidentId} and kind = ${request.kind} and status = 'pending'`;
+    if (pending) return { row: pending, created: false };
+  }
+  throw new Error('ai request: a pending request appeared and vanished twice');
+}
+
 export async function findAiRequest(sql: Queryable, id: string): Promise<AiRequestRow | undefined> {
   const [row] = await sql<AiRequestRow[]>`select * from ai_requests where id = ${id}`;
   return row;

@@ -143,6 +143,20 @@ export async function listAlertsOfIncident(sql: Queryable, incidentId: string): 
     select * from alerts where incident_id = ${incidentId} order by received_at desc, id desc`;
 }
 
+/** One page of an incident's alerts, newest received first, before the cursor's position. */
+export async function listAlertsOfIncidentPage(
+  sql: Queryable,
+  incidentId: string,
+  page: { before?: { receivedAt: Date; id: string } | undefined; limit: number },
+): Promise<AlertRow[]> {
+  return sql<AlertRow[]>`
+    select * from alerts
+    where incident_id = ${incidentId}
+      ${page.before ? sql`and (received_at, id) < (${page.before.receivedAt}, ${page.before.id})` : sql``}
+    order by received_at desc, id desc
+    limit ${page.limit}`;
+}
+
 export interface ListAlertsFilter {
   status?: AlertStatus | undefined;
   source?: string | undefined;

@@ -1,4 +1,5 @@
 import type { Queryable, Sql } from './client';
+import { withSessionAdvisoryLock } from './session-lock';
 
 /**
  * Runs `work` holding the incident's chat lock, on one connection reserved for it, or returns
@@ -16,20 +17,7 @@ export async function withIncidentChatLock<T>(
   incidentId: string,
   work: (connection: Queryable) => Promise<T>,
 ): Promise<{ value: T } | undefined> {
-  const connection = await sql.reserve();
-  const key = `chat:${incidentId}`;
-  try {
-    const [row] = await connection<{ locked: boolean }[]>`
-      select pg_try_advisory_lock(hashtext(${key})) as locked`;
-    if (!row?.locked) return undefined;
-    try {
-      return { value: await work(connection) };
-    } finally {
-      // A connection back in the pool must not keep the lock; if even this fails the connection is
-      // broken, and PostgreSQL drops the lock with it.
-      await connection`select pg_advisory_unlock(hashtext(${key}))`.catch(() => undefined);
-    }
-  } finally {
-    connection.release();
-  }
+  // A connection back in the pool must not keep the lock: withSessionAdvisoryLock ends the session
+  // rather than hand back one whose unlock failed.
+  return withSessionAdvisoryLock(sql, [`chat:${incidentId}`], work);
 }

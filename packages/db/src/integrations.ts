@@ -59,6 +59,23 @@ export async function findIntegrationByKey(
   return row;
 }
 
+/**
+ * Locks the integration's row `for key share` until the caller commits, before the batch locks any
+ * alert: its alerts' foreign key needs this lock anyway, and taking it first keeps one lock order with
+ * a delete of the integration (row, then alerts). Key share locks conflict neither with each other nor
+ * with an update that leaves the unique columns alone, so concurrent batches and a PATCH never wait
+ * here (a rotation, which changes `key`, waits for the batches in flight).
+ */
+export async function lockIntegrationForIntake(
+  sql: Queryable,
+  id: string,
+): Promise<'enabled' | 'disabled' | 'gone'> {
+  const [row] = await sql<{ enabled: boolean }[]>`
+    select enabled from integrations where id = ${id} for key share`;
+  if (!row) return 'gone';
+  return row.enabled ? 'enabled' : 'disabled';
+}
+
 /** Which of `ids` name an integration (routing rules may only name existing ones). */
 export async function existingIntegrationIds(sql: Queryable, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();

@@ -76,12 +76,40 @@ export async function listWindows(
     order by starts_at desc, created_at desc, id`;
 }
 
-/** Waits for a release or an intake batch that holds the window. */
-export async function lockWindow(sql: Queryable, id: string): Promise<MaintenanceWindowRow | undefined> {
-  const [row] = await sql<
-    MaintenanceWindowRow[]
-  >`select * from maintenance_windows where id = ${id} for update`;
-  return row;
+/**
+ * For deleting window `id`: locks it `for update` (waiting for a release or an intake batch that holds
+ * it) and every other window active at `at` `for key share` (the windows its alerts may move to), all
+ * in id order, one row at a time. Two deletes each locking their own window first and then the other's
+ * would deadlock; in one order, the second waits for the first. Answers the window (undefined when
+ * there is none) and the others still active once locked.
+ */
+export async function lockWindowForDelete(
+  sql: Queryable,
+  id: string,
+  at: Date,
+): Promise<{ window: MaintenanceWindowRow | undefined; others: MaintenanceWindowRow[] }> {
+  const candidates = await sql<{ id: string }[]>`
+    select id from maintenance_windows
+    where id = ${id} or (starts_at <= ${at} and ends_at > ${at} and released_at is null)
+    order by id`;
+  let window: MaintenanceWindowRow | undefined;
+  const others: MaintenanceWindowRow[] = [];
+  for (const candidate of candidates) {
+    if (candidate.id === id) {
+      [window] = await sql<MaintenanceWindowRow[]>`
+        select * from maintenance_windows where id = ${id} for update`;
+    } else {
+      // Re-checked under the lock: a window another delete ended meanwhile holds nothing any more.
+      const [other] = await sql<MaintenanceWindowRow[]>`
+        select * from maintenance_windows
+        where id = ${candidate.id} and starts_at <= ${at} and ends_at > ${at} and released_at is null
+        for key share`;
+      if (other) others.push(other);
+    }
+  }
+  // The order intake picks a holding window in (listActiveWindows).
+  others.sort((a, b) => a.starts_at.getTime() - b.starts_at.getTime() || (a.id < b.id ? -1 : 1));
+  return { window, others };
 }
 
 export async function deleteWindow(sql: Queryable, id: string): Promise<void> {

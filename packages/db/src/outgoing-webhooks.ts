@@ -1,4 +1,5 @@
 import type { Queryable, Sql } from './client';
+import { withSessionAdvisoryLock } from './session-lock';
 
 // Outgoing webhooks and their deliveries (migration 0012). A "line" is the deliveries of one webhook
 // for one incident: they go out strictly in `seq` order, one at a time.
@@ -149,21 +150,8 @@ export async function withWebhookLineLock<T>(
   incidentId: string,
   work: (connection: Queryable) => Promise<T>,
 ): Promise<{ value: T } | undefined> {
-  const connection = await sql.reserve();
-  try {
-    const [row] = await connection<{ locked: boolean }[]>`
-      select pg_try_advisory_lock(hashtext(${webhookId}), hashtext(${incidentId})) as locked`;
-    if (!row?.locked) return undefined;
-    try {
-      return { value: await work(connection) };
-    } finally {
-      await connection`select pg_advisory_unlock(hashtext(${webhookId}), hashtext(${incidentId}))`.catch(
-        () => undefined,
-      );
-    }
-  } finally {
-    connection.release();
-  }
+  // A failed unlock ends the session instead of handing the connection back still holding the lock.
+  return withSessionAdvisoryLock(sql, [webhookId, incidentId], work);
 }
 
 /** The oldest pending delivery of a line, with what sending it needs. */

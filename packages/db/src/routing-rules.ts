@@ -25,6 +25,12 @@ export async function findRoutingRule(sql: Queryable, id: string): Promise<Routi
   return row;
 }
 
+/** The rule, locked until the transaction ends: its audit row's `before` is then what the change replaced. */
+export async function lockRoutingRule(sql: Queryable, id: string): Promise<RoutingRuleRow | undefined> {
+  const [row] = await sql<RoutingRuleRow[]>`select * from routing_rules where id = ${id} for update`;
+  return row;
+}
+
 export interface RoutingRuleFields {
   name: string;
   priority: number;

@@ -9,6 +9,10 @@ export const settingKeys = {
   defaultEscalationPolicy: 'default_escalation_policy_id',
   /** False turns the fixed `/api/v1/webhooks/*` paths off (absent: on, the historic behaviour). */
   fixedWebhooksEnabled: 'fixed_webhooks_enabled',
+  /** The role of chat users created on first use: `viewer` or `member` (absent: member). */
+  chatUserDefaultRole: 'chat_user_default_role',
+  /** True lets chat users who match no Firebreak user act under their chat name (absent: refused). */
+  chatAllowUnmatchedUsers: 'chat_allow_unmatched_users',
 } as const;
 
 export async function getSetting<T>(sql: Queryable, key: string): Promise<T | undefined> {

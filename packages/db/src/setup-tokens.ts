@@ -48,3 +48,14 @@ export async function deleteExpiredSetupTokens(sql: Queryable, now: Date): Promi
   const result = await sql`delete from setup_tokens where expires_at <= ${now}`;
   return result.count;
 }
+
+/**
+ * Whether the token is live and its user active, without using it up: checked before the new password
+ * is hashed, so a made-up token costs the server no hashing.
+ */
+export async function isUsableSetupToken(sql: Queryable, tokenHash: Buffer, now: Date): Promise<boolean> {
+  const [row] = await sql`
+    select 1 from setup_tokens t join users u on u.id = t.user_id
+    where t.token_hash = ${tokenHash} and t.expires_at > ${now} and u.active`;
+  return row !== undefined;
+}

@@ -31,6 +31,42 @@ export async function insertTimelineEntry(sql: Queryable, entry: InsertTimelineE
   return row!;
 }
 
+/** One page, oldest first: the entries after `afterSeq` (the cursor), at most `limit`. */
+export async function listTimelinePage(
+  sql: Queryable,
+  incidentId: string,
+  page: { afterSeq?: string | undefined; limit: number },
+): Promise<TimelineRow[]> {
+  return sql<TimelineRow[]>`
+    select * from timeline_entries
+    where incident_id = ${incidentId} ${page.afterSeq ? sql`and seq > ${page.afterSeq}` : sql``}
+    order by seq
+    limit ${page.limit}`;
+}
+
+/**
+ * The first `head` and the last `tail` entries, oldest first, and how many lie between them (left
+ * out). For readers that must stay bounded however long the incident runs (the AI prompts).
+ */
+export async function listTimelineEnds(
+  sql: Queryable,
+  incidentId: string,
+  head: number,
+  tail: number,
+): Promise<{ entries: TimelineRow[]; omitted: number }> {
+  const [count] = await sql<{ n: number }[]>`
+    select count(*)::int as n from timeline_entries where incident_id = ${incidentId}`;
+  const total = count!.n;
+  if (total <= head + tail) return { entries: await listTimeline(sql, incidentId), omitted: 0 };
+  const entries = await sql<TimelineRow[]>`
+    (select * from timeline_entries where incident_id = ${incidentId} order by seq limit ${head})
+    union all
+    (select * from (select * from timeline_entries where incident_id = ${incidentId}
+                    order by seq desc limit ${tail}) latest)
+    order by seq`;
+  return { entries, omitted: total - head - tail };
+}
+
 /** Oldest first, in the order they were written. */
 export async function listTimeline(sql: Queryable, incidentId: string): Promise<TimelineRow[]> {
   return sql<TimelineRow[]>`

@@ -56,7 +56,11 @@ export async function lockActiveAdmins(sql: Queryable): Promise<string[]> {
   return rows.map((row) => row.id);
 }
 
-/** After a password change: the sessions opened with the old password end. */
+/**
+ * Ends every session of a user: after a password change (sessions opened with the old password end)
+ * and on deactivation (so that reactivating them does not bring old sessions back). Deleting a user
+ * deletes their sessions by cascade.
+ */
 export async function deleteSessionsOfUser(sql: Queryable, userId: string): Promise<void> {
   await sql`delete from sessions where user_id = ${userId}`;
 }

@@ -7,7 +7,7 @@ export interface UserRow {
   name: string;
   role: Role;
   slack_user_id: string | null;
-  auth_source: 'local' | 'chat';
+  auth_source: 'local' | 'chat' | 'oidc';
   active: boolean;
   password_hash: string | null;
   created_at: Date;
@@ -70,11 +70,11 @@ export async function linkSlackUser(sql: Queryable, userId: string, slackUserId:
  */
 export async function insertChatUser(
   sql: Queryable,
-  user: { email: string; name: string; slackUserId: string },
+  user: { email: string; name: string; slackUserId: string; role: Role },
 ): Promise<UserRow | undefined> {
   const [row] = await sql<UserRow[]>`
     insert into users (email, name, role, slack_user_id, auth_source, password_hash)
-    values (${user.email}, ${user.name}, 'member', ${user.slackUserId}, 'chat', null)
+    values (${user.email}, ${user.name}, ${user.role}, ${user.slackUserId}, 'chat', null)
     on conflict do nothing
     returning *`;
   return row;

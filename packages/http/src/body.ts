@@ -3,6 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
 import { isApiPath } from './api-paths';
+import { isJsonContentType } from './content-type';
 import { parseJson } from './json';
 
 export { MAX_JSON_DEPTH, parseJson } from './json';
@@ -27,8 +28,7 @@ export function limitApiBody(): MiddlewareHandler {
 }
 
 export function requireJsonContentType(c: Context): void {
-  const type = c.req.header('content-type') ?? '';
-  if (!/^application\/(.+\+)?json\b/i.test(type)) {
+  if (!isJsonContentType(c.req.header('content-type'))) {
     throw new AppError(
       'unsupported_media_type',
       'Send the body as JSON with Content-Type: application/json.',

@@ -2,6 +2,8 @@ export * from './api-paths';
 export * from './auth';
 export * from './base-app';
 export * from './body';
+export * from './change-origin';
+export * from './content-type';
 export type { AppEnv } from './env';
 export * from './errors';
 export * from './health';

@@ -1,3 +1,4 @@
+export * from './first-admin';
 export * from './pool-size';
 export * from './prepare-database';
 export * from './run-app';

@@ -27,7 +27,13 @@ afterAll(async () => {
 describe('prepareDatabase', () => {
   it('keeps retrying while the database is down, then migrates and creates the first admin', async () => {
     const admins: string[] = [];
-    const preparation = await prepareDatabase(runtime, (admin) => admins.push(admin.email), 200);
+    const preparation = await prepareDatabase(
+      runtime,
+      (admin) => {
+        admins.push(admin.email);
+      },
+      200,
+    );
     expect(admins).toEqual([]);
     expect(logs.messages()).toContain('database unavailable at start-up, retrying every 0.2 s');
 

@@ -17,7 +17,8 @@ export interface DatabasePreparation {
  */
 export async function prepareDatabase(
   runtime: Runtime,
-  onAdmin: (admin: BootstrappedAdmin) => void,
+  /** Hands the first admin's login over; runs before the admin is committed (bootstrapAdmin). */
+  onAdmin: (admin: BootstrappedAdmin) => void | Promise<void>,
   retryMs = 5000,
 ): Promise<DatabasePreparation> {
   const { logger, ctx } = runtime;
@@ -34,8 +35,7 @@ export async function prepareDatabase(
       await checkPoolSize(runtime.sql, runtime.config.dbMaxOpenConns, logger);
       const { applied } = await migrate(runtime.sql);
       for (const m of applied) logger.info({ version: m.version, name: m.name }, 'migration applied');
-      const admin = await bootstrapAdmin(ctx, runtime.config.bootstrapAdmin);
-      if (admin) onAdmin(admin);
+      await bootstrapAdmin(ctx, runtime.config.bootstrapAdmin, onAdmin);
       ctx.failures.recovered('database');
       settle.resolve();
     } catch (error) {

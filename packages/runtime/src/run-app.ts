@@ -1,4 +1,5 @@
 import { loadConfigOrExit } from '@firebreak/config';
+import { firstAdminHandover } from './first-admin';
 import { prepareDatabase } from './prepare-database';
 import { createRuntime, type Runtime } from './runtime';
 import { type FetchApp, startServer } from './serve';
@@ -32,12 +33,13 @@ export async function runApp(options: RunAppOptions): Promise<void> {
     await shutdown.run('start-up failed');
     process.exit(1);
   };
-  const database = await prepareDatabase(runtime, (admin) => {
-    runtime.logger.info({ email: admin.email }, 'first admin created');
-    if (admin.generatedPassword) {
-      process.stdout.write(`First admin: ${admin.email} / ${admin.generatedPassword} (shown once)\n`);
-    }
-  }).catch(refuse);
+  // Never the password itself: this stdout is a container log (docs/runbooks/first-admin-password.md).
+  const handover = firstAdminHandover({
+    dataDir: config.dataDir,
+    logger: runtime.logger,
+    print: (line) => process.stdout.write(`${line}\n`),
+  });
+  const database = await prepareDatabase(runtime, handover).catch(refuse);
   if (!database) return;
   database.done.catch(refuse);
   shutdown.add('database preparation', async () => database.stop());

@@ -57,6 +57,7 @@ export function createRuntime(options: CreateRuntimeOptions): Runtime {
     metrics,
     failures,
     features: { ai: config.ai.provider !== 'none' },
+    sessionIdleTimeoutMs: config.sessionIdleTimeoutMinutes * 60_000,
     now: () => new Date(),
   };
   return {

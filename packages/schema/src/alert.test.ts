@@ -89,7 +89,6 @@ describe('GenericWebhookBody', () => {
         path: 'alerts[0].started_at',
         message: 'Must be an ISO 8601 timestamp with a time zone, e.g. 2026-05-04T12:00:00Z.',
       },
-      { path: 'alerts[1].title', message: 'The title is at most 1000 characters.' },
       { path: 'alerts[1].labels', message: 'At most 256 labels.' },
     ]);
   });

@@ -17,7 +17,11 @@ export const alertStatuses = ['firing', 'resolved'] as const;
 export const AlertStatus = z.enum(alertStatuses, { error: 'Must be one of: firing, resolved.' });
 export type AlertStatus = z.infer<typeof AlertStatus>;
 
-/** Bounds that keep one alert row reasonable. Source parsers clip texts to these instead of rejecting. */
+/**
+ * Bounds that keep one alert row reasonable. Texts and ids longer than these are clipped by the source
+ * parsers (with a visible `…`), never refused: senders do not retry a 4xx, so a refusal would lose the
+ * alert (docs/integrations/alert-webhooks.md#answers). Counts (alerts, labels) are still refused.
+ */
 export const alertLimits = {
   alertsPerRequest: 1000,
   titleLength: 1000,
@@ -31,13 +35,12 @@ export const alertLimits = {
 
 const entryCount = (value: object) => Object.keys(value).length <= alertLimits.entries;
 
-const labelValueTooLong = `Label values are at most ${alertLimits.labelValueLength} characters.`;
-
 /** String-to-string map used for routing; `maxProperties` is repeated as meta so the JSON Schema shows it. */
 export const AlertLabels = z
   .record(
     z.string().min(1).max(alertLimits.keyLength),
-    z.string({ error: 'Label values must be strings.' }).max(alertLimits.labelValueLength, labelValueTooLong),
+    // Long values are clipped to labelValueLength by the parsers, not refused.
+    z.string({ error: 'Label values must be strings.' }),
     {
       error: (issue) =>
         issue.code === 'invalid_key'
@@ -62,8 +65,8 @@ const IsoTimestamp = z.iso.datetime({
 
 const stringError = (issue: { input?: unknown }) =>
   issue.input === undefined ? 'Required.' : 'Must be a string.';
-const text = (max: number, what: string) =>
-  z.string({ error: stringError }).max(max, `${what} is at most ${max} characters.`);
+/** A text of any length: the parser clips it (ending in `…`) rather than refuse it; descriptions say to what. */
+const clippedText = () => z.string({ error: stringError });
 
 /**
  * One element of the generic webhook body (docs/integrations/alert-webhooks.md#generic). `null` is read
@@ -71,24 +74,30 @@ const text = (max: number, what: string) =>
  */
 export const GenericAlert = z.object(
   {
-    title: text(alertLimits.titleLength, 'The title')
+    title: clippedText()
       .trim()
       .min(1, 'Must not be empty.')
-      .describe('Shown in the UI and in chat.'),
-    description: text(alertLimits.descriptionLength, 'The description').nullish(),
+      .describe(
+        `Shown in the UI and in chat. Longer than ${alertLimits.titleLength} characters: clipped, ending in …`,
+      ),
+    description: clippedText()
+      .nullish()
+      .describe(`Longer than ${alertLimits.descriptionLength} characters: clipped, ending in …`),
     severity: AlertSeverity.default('warning'),
     status: AlertStatus.default('firing').describe(
       'Send `resolved` with the same external_id to close the alert.',
     ),
-    external_id: text(alertLimits.externalIdLength, 'external_id')
+    external_id: clippedText()
       .min(1, 'Must not be empty.')
       .nullish()
-      .describe('Stable identifier used for deduplication.'),
-    source: text(alertLimits.sourceLength, 'source')
+      .describe(
+        `Stable identifier used for deduplication. Longer than ${alertLimits.externalIdLength} characters: shortened to a prefix and a hash of the whole.`,
+      ),
+    source: clippedText()
       .trim()
       .min(1, 'Must not be empty.')
       .nullish()
-      .describe('Name of the sending system.'),
+      .describe(`Name of the sending system. Longer than ${alertLimits.sourceLength} characters: clipped.`),
     labels: AlertLabels.nullish().describe('String key-value pairs used for filtering and routing.'),
     annotations: AlertAnnotations.nullish().describe('Extra metadata such as runbook and dashboard links.'),
     started_at: IsoTimestamp.nullish().describe('Defaults to the time of receipt.'),
@@ -187,7 +196,7 @@ const prometheusAlertShape = {
   startsAt: SourceTimestamp.nullish(),
   endsAt: SourceTimestamp.nullish(),
   generatorURL: optionalText,
-  fingerprint: z.string().max(alertLimits.externalIdLength).nullish(),
+  fingerprint: z.string().nullish(),
 };
 const groupShape = {
   status: AlertStatus.optional(),
@@ -273,7 +282,7 @@ export type SnsEnvelope = z.infer<typeof SnsEnvelope>;
 // Hand-published partial messages are common: be lenient.
 export const CloudWatchAlarm = z.looseObject(
   {
-    AlarmName: text(alertLimits.titleLength, 'AlarmName').trim().min(1, 'Must not be empty.'),
+    AlarmName: clippedText().trim().min(1, 'Must not be empty.'),
     AlarmDescription: optionalText,
     AWSAccountId: optionalText,
     NewStateValue: z.enum(['ALARM', 'OK', 'INSUFFICIENT_DATA'], {
@@ -283,7 +292,7 @@ export const CloudWatchAlarm = z.looseObject(
     OldStateValue: optionalText,
     StateChangeTime: SourceTimestamp.nullish(),
     Region: optionalText,
-    AlarmArn: z.string().max(alertLimits.externalIdLength).nullish(),
+    AlarmArn: z.string().nullish(),
     Trigger: z.record(z.string(), z.unknown()).nullish(),
   },
   { error: 'Must be a CloudWatch alarm object.' },

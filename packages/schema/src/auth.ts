@@ -4,7 +4,8 @@ export const roles = ['admin', 'member', 'viewer'] as const;
 export const Role = z.enum(roles);
 export type Role = z.infer<typeof Role>;
 
-export const authSources = ['local', 'chat'] as const;
+// `oidc`: created by a first single sign-on (docs/sso.md).
+export const authSources = ['local', 'chat', 'oidc'] as const;
 export const AuthSource = z.enum(authSources);
 export type AuthSource = z.infer<typeof AuthSource>;
 
@@ -39,5 +40,12 @@ export const ApiKey = z.object({
   role: Role,
   created_at: z.string(),
   last_used_at: z.string().nullable(),
+  /**
+   * The user the key acts for, as they are now: the key works only while they are active, and never
+   * above their current role (docs/api.md#authentication). Null only for a key whose creator is gone.
+   */
+  created_by: z
+    .object({ id: z.uuid(), name: z.string(), email: z.string(), role: Role, active: z.boolean() })
+    .nullable(),
 });
 export type ApiKey = z.infer<typeof ApiKey>;

@@ -44,6 +44,22 @@ export const ListIncidentsQuery = z.object({
 });
 export type ListIncidentsQuery = z.infer<typeof ListIncidentsQuery>;
 
+/**
+ * `limit` and `cursor` of an incident's timeline and alerts (docs/api.md#incidents): 100 by default and
+ * at most 500, since one incident can gather tens of thousands of rows.
+ */
+export const incidentItemPageLimits = { min: 1, max: 500, default: 100 } as const;
+export const IncidentItemsQuery = z.object({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(incidentItemPageLimits.min)
+    .max(incidentItemPageLimits.max)
+    .default(incidentItemPageLimits.default),
+  cursor: z.string().max(300).optional(),
+});
+export type IncidentItemsQuery = z.infer<typeof IncidentItemsQuery>;
+
 export const AddNoteInput = z.object({
   text: z.string().trim().min(1, 'must not be empty').max(20_000),
 });

@@ -1,5 +1,6 @@
 export * from './ai';
 export * from './alert';
+export * from './audit-log';
 export * from './auth';
 export * from './errors';
 export * from './health';
@@ -8,6 +9,7 @@ export * from './incident';
 export * from './integrations';
 export * from './jobs';
 export * from './maintenance-windows';
+export * from './oidc';
 export * from './oncall';
 export * from './oncall-source';
 export * from './opsgenie-import';

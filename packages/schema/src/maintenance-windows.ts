@@ -29,6 +29,14 @@ export type MaintenanceMatch = z.infer<typeof MaintenanceMatch>;
 export const MaintenanceWindowStatus = z.enum(['scheduled', 'active', 'ended']);
 export type MaintenanceWindowStatus = z.infer<typeof MaintenanceWindowStatus>;
 
+/**
+ * The longest a window may last. Any member can schedule one, and `{}` holds every alert back: without
+ * a bound, one request could silence paging for good. Longer silences are an admin's decision, and
+ * visible where the sender is configured: disabling its integration, or a routing rule that suppresses.
+ */
+export const MAX_MAINTENANCE_WINDOW_DAYS = 7;
+const MAX_WINDOW_MS = MAX_MAINTENANCE_WINDOW_DAYS * 24 * 60 * 60 * 1000;
+
 export const CreateMaintenanceWindowInput = z
   .object({
     name: z.string().trim().min(1, 'must not be empty').max(200),
@@ -38,6 +46,10 @@ export const CreateMaintenanceWindowInput = z
   })
   .refine((input) => Date.parse(input.ends_at) > Date.parse(input.starts_at), {
     message: 'ends_at must be after starts_at',
+    path: ['ends_at'],
+  })
+  .refine((input) => Date.parse(input.ends_at) - Date.parse(input.starts_at) <= MAX_WINDOW_MS, {
+    message: `a window lasts at most ${MAX_MAINTENANCE_WINDOW_DAYS} days, so that no alert is held back for good; to silence a sender for longer, disable its integration or add a routing rule that suppresses its alerts`,
     path: ['ends_at'],
   });
 export type CreateMaintenanceWindowInput = z.infer<typeof CreateMaintenanceWindowInput>;

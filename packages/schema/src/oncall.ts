@@ -38,7 +38,17 @@ const email = z
   .toLowerCase()
   .max(320)
   .regex(/^[^\s@]+@[^\s@]+$/, 'must be an e-mail address');
-const slackUserId = z.string().trim().min(1).max(64).nullable();
+/**
+ * A chat (Slack) user id: `U…` or `W…` (Enterprise Grid), capitals and digits. Ids are put into
+ * mentions (`<@id>`) verbatim, so anything else could smuggle markup such as `<!channel>` into chat.
+ */
+export const SLACK_USER_ID_PATTERN = /^[UW][A-Z0-9]{2,}$/;
+const slackUserId = z
+  .string()
+  .trim()
+  .max(64)
+  .regex(SLACK_USER_ID_PATTERN, 'must be a chat user id such as U024BE7LH')
+  .nullable();
 const password = z.string().min(8, 'must be at least 8 characters').max(1024);
 
 export const CreateUserInput = z.object({

@@ -62,6 +62,10 @@ export const SettingsView = z.object({
   fixed_webhooks_enabled: z.boolean(),
   /** The fixed paths that accept alerts from anyone right now (no secret, token or topic set); empty when closed. */
   open_intake: z.array(z.object({ path: z.string(), settings_slug: z.string() })),
+  /** The role of chat users created on first use (docs/integrations/slack.md#users). */
+  chat_user_default_role: z.enum(['viewer', 'member']),
+  /** Chat users who match no Firebreak user may act under their chat name (off: they are refused). */
+  chat_allow_unmatched_users: z.boolean(),
 });
 export type SettingsView = z.infer<typeof SettingsView>;
 
@@ -73,7 +77,12 @@ export const UpdateSettingsInput = z
   .object({
     default_escalation_policy_id: z.uuid().nullable().optional(),
     fixed_webhooks_enabled: z.boolean().optional(),
+    // Never admin: a chat profile's e-mail must not be enough to become an administrator.
+    chat_user_default_role: z.enum(['viewer', 'member'], { error: 'must be viewer or member' }).optional(),
+    chat_allow_unmatched_users: z.boolean().optional(),
   })
   .refine((input) => Object.values(input).some((value) => value !== undefined), {
-    message: 'give at least one of default_escalation_policy_id, fixed_webhooks_enabled',
+    message:
+      'give at least one of default_escalation_policy_id, fixed_webhooks_enabled, chat_user_default_role, chat_allow_unmatched_users',
   });
+export type UpdateSettingsInput = z.infer<typeof UpdateSettingsInput>;

@@ -15,5 +15,7 @@ export interface ServiceContext {
   failures: FailureLog;
   /** What this installation has configured (features that need a provider). */
   features: { ai: boolean };
+  /** A session ends after this long without a request (`SESSION_IDLE_TIMEOUT_MINUTES`). */
+  sessionIdleTimeoutMs: number;
   now: () => Date;
 }

@@ -20,7 +20,8 @@ export const authOperations = {
     request: { body: jsonBody(LoginInput) },
     responses: {
       200: answer('Logged in', z.object({ token: z.string(), user: User, expires_at: z.string() })),
-      ...errorAnswers(400, 401, 415),
+      // 429: too many failed logins for this address; 503: too many password checks at once.
+      ...errorAnswers(400, 401, 403, 415, 429, 503),
     },
   }),
   logout: defineOperation({
@@ -37,7 +38,7 @@ export const authOperations = {
     summary: 'Who am I',
     responses: {
       200: answer(
-        'The caller; for an API key, `user` is the key’s creator (null once removed)',
+        'The caller; for an API key, `user` is the key’s creator, whose current role caps the key’s',
         z.object({ kind: z.enum(['session', 'api_key']), role: Role, user: PersonRef.nullable() }),
       ),
     },
@@ -50,7 +51,7 @@ export const authOperations = {
     request: { body: jsonBody(SetupPasswordInput) },
     responses: {
       200: answer('Password set; log in with it', z.object({ user: User })),
-      ...errorAnswers(400, 401, 415),
+      ...errorAnswers(400, 401, 415, 503),
     },
   }),
 };

@@ -5,6 +5,7 @@ import {
   AlertStatus,
   CreateIncidentInput,
   Incident,
+  IncidentItemsQuery,
   IncidentList,
   ListIncidentsQuery,
   PageLimit,
@@ -60,11 +61,16 @@ export const incidentOperations = {
     method: 'get',
     path: '/api/v1/incidents/{id}/timeline',
     access: 'viewer',
-    summary: 'The timeline, oldest first',
-    request: { params: IncidentParams },
+    summary: 'The timeline, oldest first, a page at a time',
+    description:
+      '`limit` 1–500 (default 100); follow `next_cursor` (null on the last page) for the next page.',
+    request: { params: IncidentParams, query: IncidentItemsQuery },
     responses: {
-      200: answer('Entries', z.object({ entries: z.array(TimelineEntry) })),
-      ...errorAnswers(404),
+      200: answer(
+        'A page of entries',
+        z.object({ entries: z.array(TimelineEntry), next_cursor: z.string().nullable() }),
+      ),
+      ...errorAnswers(400, 404),
     },
   }),
   addNote: defineOperation({
@@ -93,8 +99,16 @@ export const alertOperations = {
     method: 'get',
     path: '/api/v1/incidents/{id}/alerts',
     access: 'viewer',
-    summary: 'The alerts linked to an incident',
-    request: { params: IncidentParams },
-    responses: { 200: answer('Alerts', z.object({ alerts: z.array(Alert) })), ...errorAnswers(404) },
+    summary: 'The alerts linked to an incident, newest received first, a page at a time',
+    description:
+      '`limit` 1–500 (default 100); follow `next_cursor` (null on the last page) for the next page.',
+    request: { params: IncidentParams, query: IncidentItemsQuery },
+    responses: {
+      200: answer(
+        'A page of alerts',
+        z.object({ alerts: z.array(Alert), next_cursor: z.string().nullable() }),
+      ),
+      ...errorAnswers(400, 404),
+    },
   }),
 };

@@ -1,5 +1,5 @@
 import { type Operations, presentedToken, principalOf, SESSION_COOKIE } from '@firebreak/http';
-import { login, logout, setupPassword } from '@firebreak/services';
+import { assertPasswordLoginAllowed, login, logout, setupPassword } from '@firebreak/services';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import type { ApiDeps } from '../deps';
 import { authOperations as op } from '../operations/auth';
@@ -8,6 +8,8 @@ export function addAuthRoutes(ops: Operations, deps: ApiDeps): void {
   const secureCookie = deps.config.publicUrl?.startsWith('https://') ?? false;
 
   ops.add(op.login, async (c, { body }) => {
+    // PASSWORD_LOGIN=false: only the break-glass admin (docs/sso.md#break-glass-admin).
+    await assertPasswordLoginAllowed(deps.ctx, body.email, deps.config.passwordLogin);
     const result = await login(deps.ctx, body);
     setCookie(c, SESSION_COOKIE, result.token, {
       httpOnly: true,

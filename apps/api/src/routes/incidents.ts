@@ -4,7 +4,7 @@ import {
   addNote,
   createIncident,
   getIncident,
-  getTimeline,
+  getTimelinePage,
   listIncidents,
   parseIncidentRef,
   updateIncident,
@@ -23,8 +23,8 @@ export function addIncidentRoutes(ops: Operations, deps: ApiDeps): void {
   ops.add(op.update, async (c, { params, body }) =>
     c.json(await updateIncident(ctx, actorFromPrincipal(principalOf(c)), parseIncidentRef(params.id), body)),
   );
-  ops.add(op.timeline, async (c, { params }) =>
-    c.json({ entries: await getTimeline(ctx, parseIncidentRef(params.id)) }),
+  ops.add(op.timeline, async (c, { params, query }) =>
+    c.json(await getTimelinePage(ctx, parseIncidentRef(params.id), query)),
   );
   ops.add(op.addNote, async (c, { params, body }) =>
     c.json(await addNote(ctx, actorFromPrincipal(principalOf(c)), parseIncidentRef(params.id), body), 201),

@@ -1,4 +1,4 @@
-import { type AppEnv, type Operations, principalOf } from '@firebreak/http';
+import { type AppEnv, changeOriginOf, type Operations, principalOf } from '@firebreak/http';
 import {
   createIntegration,
   deleteIntegration,
@@ -21,16 +21,18 @@ export function addIntegrationRoutes(ops: Operations, deps: ApiDeps): void {
     baseUrl: deps.config.publicUrl ?? new URL(c.req.url).origin,
   });
   ops.add(op.list, async (c) => c.json({ integrations: await listIntegrations(ctx, audience(c)) }));
-  ops.add(op.create, async (c, { body }) => c.json(await createIntegration(ctx, body, audience(c)), 201));
+  ops.add(op.create, async (c, { body }) =>
+    c.json(await createIntegration(ctx, body, audience(c), changeOriginOf(c)), 201),
+  );
   ops.add(op.get, async (c, { params }) => c.json(await getIntegration(ctx, params.id, audience(c))));
   ops.add(op.update, async (c, { params, body }) =>
-    c.json(await updateIntegration(ctx, params.id, body, audience(c))),
+    c.json(await updateIntegration(ctx, params.id, body, audience(c), changeOriginOf(c))),
   );
   ops.add(op.rotateKey, async (c, { params }) =>
-    c.json(await rotateIntegrationKey(ctx, params.id, audience(c))),
+    c.json(await rotateIntegrationKey(ctx, params.id, audience(c), changeOriginOf(c))),
   );
   ops.add(op.remove, async (c, { params }) => {
-    await deleteIntegration(ctx, params.id);
+    await deleteIntegration(ctx, params.id, changeOriginOf(c));
     return c.body(null, 204);
   });
 }

@@ -1,4 +1,4 @@
-import { type Operations, principalOf } from '@firebreak/http';
+import { changeOriginOf, type Operations, principalOf } from '@firebreak/http';
 import {
   createMaintenanceWindow,
   deleteMaintenanceWindow,
@@ -14,10 +14,10 @@ export function addMaintenanceWindowRoutes(ops: Operations, deps: ApiDeps): void
     c.json({ maintenance_windows: await listMaintenanceWindows(ctx, query) }),
   );
   ops.add(op.create, async (c, { body }) =>
-    c.json(await createMaintenanceWindow(ctx, body, principalOf(c).user?.id ?? null), 201),
+    c.json(await createMaintenanceWindow(ctx, body, principalOf(c).user?.id ?? null, changeOriginOf(c)), 201),
   );
   ops.add(op.remove, async (c, { params }) => {
-    await deleteMaintenanceWindow(ctx, params.id);
+    await deleteMaintenanceWindow(ctx, params.id, changeOriginOf(c));
     return c.body(null, 204);
   });
 }

@@ -1,4 +1,4 @@
-import type { Operations } from '@firebreak/http';
+import { changeOriginOf, type Operations } from '@firebreak/http';
 import {
   createOutgoingWebhook,
   deleteOutgoingWebhook,
@@ -13,12 +13,14 @@ import { outgoingWebhookOperations as op } from '../operations/outgoing-webhooks
 export function addOutgoingWebhookRoutes(ops: Operations, deps: ApiDeps): void {
   const { ctx } = deps;
   ops.add(op.list, async (c) => c.json({ outgoing_webhooks: await listOutgoingWebhooks(ctx) }));
-  ops.add(op.create, async (c, { body }) => c.json(await createOutgoingWebhook(ctx, body), 201));
+  ops.add(op.create, async (c, { body }) =>
+    c.json(await createOutgoingWebhook(ctx, body, changeOriginOf(c)), 201),
+  );
   ops.add(op.update, async (c, { params, body }) =>
-    c.json(await updateOutgoingWebhook(ctx, params.id, body)),
+    c.json(await updateOutgoingWebhook(ctx, params.id, body, changeOriginOf(c))),
   );
   ops.add(op.remove, async (c, { params }) => {
-    await deleteOutgoingWebhook(ctx, params.id);
+    await deleteOutgoingWebhook(ctx, params.id, changeOriginOf(c));
     return c.body(null, 204);
   });
   ops.add(op.deliveries, async (c, { params, query }) =>

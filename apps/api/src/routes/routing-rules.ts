@@ -1,4 +1,4 @@
-import type { Operations } from '@firebreak/http';
+import { changeOriginOf, type Operations } from '@firebreak/http';
 import {
   createRoutingRule,
   deleteRoutingRule,
@@ -14,12 +14,16 @@ import { routingRuleOperations as op } from '../operations/routing';
 export function addRoutingRuleRoutes(ops: Operations, deps: ApiDeps): void {
   const { ctx } = deps;
   ops.add(op.list, async (c) => c.json({ routing_rules: await listRoutingRules(ctx) }));
-  ops.add(op.create, async (c, { body }) => c.json(await createRoutingRule(ctx, body), 201));
+  ops.add(op.create, async (c, { body }) =>
+    c.json(await createRoutingRule(ctx, body, changeOriginOf(c)), 201),
+  );
   ops.add(op.preview, async (c, { body }) => c.json(await previewRouting(ctx, body)));
   ops.add(op.get, async (c, { params }) => c.json(await getRoutingRule(ctx, params.id)));
-  ops.add(op.update, async (c, { params, body }) => c.json(await updateRoutingRule(ctx, params.id, body)));
+  ops.add(op.update, async (c, { params, body }) =>
+    c.json(await updateRoutingRule(ctx, params.id, body, changeOriginOf(c))),
+  );
   ops.add(op.remove, async (c, { params }) => {
-    await deleteRoutingRule(ctx, params.id);
+    await deleteRoutingRule(ctx, params.id, changeOriginOf(c));
     return c.body(null, 204);
   });
 }

@@ -1,12 +1,11 @@
 import { createChatAuthCheck } from '@firebreak/chat-client';
-import type { Operations } from '@firebreak/http';
+import { changeOriginOf, type Operations } from '@firebreak/http';
 import {
   type ChatAuthTest,
   type ConfiguredIntegrations,
   chatSettingsView,
   getSettingsView,
-  setDefaultEscalationPolicy,
-  setFixedWebhooksEnabled,
+  updateSettings,
   writeIntegrationSecrets,
   writeSnsTopicAllowlist,
 } from '@firebreak/services';
@@ -35,34 +34,34 @@ export function addSettingsRoutes(ops: Operations, deps: ApiDeps): void {
   ops.add(op.testChat, async (c) => c.json(chatSettingsView(configured(await chatAuth.runNow()))));
 
   ops.add(op.update, async (c, { body }) => {
-    if (body.default_escalation_policy_id !== undefined) {
-      await setDefaultEscalationPolicy(ctx, body.default_escalation_policy_id);
-    }
-    if (body.fixed_webhooks_enabled !== undefined)
-      await setFixedWebhooksEnabled(ctx, body.fixed_webhooks_enabled);
+    await updateSettings(ctx, body, changeOriginOf(c));
     return view(c);
   });
 
   ops.add(op.genericWebhook, async (c, { body }) => {
-    await writeIntegrationSecrets(ctx, { genericSigningSecret: body.signing_secret });
+    await writeIntegrationSecrets(ctx, { genericSigningSecret: body.signing_secret }, changeOriginOf(c));
     return view(c);
   });
 
   ops.add(op.alertmanager, async (c, { body }) => {
-    await writeIntegrationSecrets(ctx, { alertmanagerBearerToken: body.bearer_token });
+    await writeIntegrationSecrets(ctx, { alertmanagerBearerToken: body.bearer_token }, changeOriginOf(c));
     return view(c);
   });
 
   ops.add(op.grafana, async (c, { body }) => {
-    await writeIntegrationSecrets(ctx, {
-      grafanaHmacSecret: body.hmac_secret,
-      grafanaTimestampHeader: body.hmac_secret === null ? null : (body.timestamp_header ?? null),
-    });
+    await writeIntegrationSecrets(
+      ctx,
+      {
+        grafanaHmacSecret: body.hmac_secret,
+        grafanaTimestampHeader: body.hmac_secret === null ? null : (body.timestamp_header ?? null),
+      },
+      changeOriginOf(c),
+    );
     return view(c);
   });
 
   ops.add(op.cloudMonitor, async (c, { body }) => {
-    await writeSnsTopicAllowlist(ctx, body.topic_arns);
+    await writeSnsTopicAllowlist(ctx, body.topic_arns, changeOriginOf(c));
     return view(c);
   });
 }

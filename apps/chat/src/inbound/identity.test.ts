@@ -1,7 +1,9 @@
 // A chat user is the user with that chat id, else the user with the profile's e-mail
-// (which then gets the chat id), else a new `member` with `auth_source` chat and no password. The chat
-// API being down must not stop a command: it then runs under the chat name alone.
+// (which then gets the chat id), else a new user with `auth_source` chat, no password and the role of
+// `chat_user_default_role`. Someone who matches no user (chat API down, no e-mail) is refused, unless
+// `chat_allow_unmatched_users` lets them act under their chat name.
 import { users } from '@firebreak/db';
+import { updateSettings } from '@firebreak/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChatTestApp, newChannelId, startChatTestApp } from './chat-test-app';
 
@@ -87,18 +89,37 @@ describe('matching chat users', () => {
     expect(row!.n).toBe(1);
   });
 
-  it('does not create a user from a profile without an e-mail', async () => {
+  it('does not create a user from a profile without an e-mail, and refuses the command', async () => {
     s.fake.addUser({ id: 'U0GHOST07', name: 'ghost', realName: 'No Mail' });
     const channel = newChannelId();
     const incident = await s.incidentInChannel(channel);
-    expect((await ackIn(channel, { user_id: 'U0GHOST07', user_name: 'ghost' })).text).toContain(
-      'You acknowledged',
-    );
+    expect(await ackIn(channel, { user_id: 'U0GHOST07', user_name: 'ghost' })).toEqual({
+      response_type: 'ephemeral',
+      text: expect.stringContaining('shows no e-mail address'),
+    });
     const [row] = await s.runtime.sql`select count(*)::int as n from users where slack_user_id = 'U0GHOST07'`;
     expect(row!.n).toBe(0);
-    const [entry] = await statusEntries(incident.id);
-    expect(entry.actor).toEqual({ type: 'chat', name: 'ghost' });
+    expect(await statusEntries(incident.id)).toEqual([]);
     expect(s.runtime.logs.messages()).toContain('chat user has no e-mail');
+  });
+
+  it('gives users created from chat the role chosen in settings', async () => {
+    await updateSettings(s.runtime.ctx, { chat_user_default_role: 'viewer' });
+    try {
+      s.fake.addUser({ id: 'U0VERA013', name: 'vera', realName: 'Vera New', email: 'vera@example.com' });
+      const channel = newChannelId();
+      const incident = await s.incidentInChannel(channel);
+      expect((await ackIn(channel, { user_id: 'U0VERA013', user_name: 'vera' })).text).toContain(
+        'role is viewer',
+      );
+      expect(await users.findUserByEmail(s.runtime.sql, 'vera@example.com')).toMatchObject({
+        role: 'viewer',
+        auth_source: 'chat',
+      });
+      expect(await statusEntries(incident.id)).toEqual([]);
+    } finally {
+      await updateSettings(s.runtime.ctx, { chat_user_default_role: 'member' });
+    }
   });
 });
 
@@ -129,23 +150,46 @@ describe('roles', () => {
 });
 
 describe('when the chat API cannot be asked', () => {
-  it('still acknowledges under the chat name when the chat API is down, but cannot make a lead', async () => {
+  it('refuses to act for someone it cannot match: ephemeral reply, nothing changed', async () => {
     s.fake.addUser({ id: 'U0HANK010', name: 'hank', realName: 'Hank Hill', email: 'hank@example.com' });
     const channel = newChannelId();
     const incident = await s.incidentInChannel(channel);
     s.fake.outage();
     try {
-      expect((await ackIn(channel, { user_id: 'U0HANK010', user_name: 'hank' })).text).toContain(
-        'You acknowledged',
-      );
-      const lead = await ackIn(channel, { user_id: 'U0HANK010', user_name: 'hank' }, 'lead');
-      expect(lead.text).toContain('could not look you up');
+      expect(await ackIn(channel, { user_id: 'U0HANK010', user_name: 'hank' })).toEqual({
+        response_type: 'ephemeral',
+        text: expect.stringContaining('could not look you up'),
+      });
+      const note = await ackIn(channel, { user_id: 'U0HANK010', user_name: 'hank' }, 'note sneaky');
+      expect(note.text).toContain('could not look you up');
+      const created = await s.command({ user_id: 'U0HANK010', user_name: 'hank', text: 'new Not from hank' });
+      expect(created.body.text).toContain('could not look you up');
     } finally {
       s.fake.endOutage();
     }
-    const [entry] = await statusEntries(incident.id);
-    expect(entry.actor).toEqual({ type: 'chat', name: 'hank' });
+    expect(await statusEntries(incident.id)).toEqual([]);
+    expect((await s.timeline(incident.id)).filter((e: { type: string }) => e.type === 'message')).toEqual([]);
     expect(s.runtime.logs.messages()).toContain('chat user lookup failed');
+  });
+
+  it('acts under the chat name when an admin allows unmatched users, but cannot make a lead', async () => {
+    await updateSettings(s.runtime.ctx, { chat_allow_unmatched_users: true });
+    s.fake.addUser({ id: 'U0UNA0014', name: 'una', realName: 'Una Allowed', email: 'una@example.com' });
+    const channel = newChannelId();
+    const incident = await s.incidentInChannel(channel);
+    s.fake.outage();
+    try {
+      expect((await ackIn(channel, { user_id: 'U0UNA0014', user_name: 'una' })).text).toContain(
+        'You acknowledged',
+      );
+      const lead = await ackIn(channel, { user_id: 'U0UNA0014', user_name: 'una' }, 'lead');
+      expect(lead.text).toContain('could not look you up');
+    } finally {
+      s.fake.endOutage();
+      await updateSettings(s.runtime.ctx, { chat_allow_unmatched_users: false });
+    }
+    const [entry] = await statusEntries(incident.id);
+    expect(entry.actor).toEqual({ type: 'chat', name: 'una' });
   });
 
   it('answers within 3 seconds when the chat API hangs', async () => {
@@ -157,13 +201,13 @@ describe('when the chat API cannot be asked', () => {
       const started = Date.now();
       const body = await ackIn(channel, { user_id: 'U0IVY0011', user_name: 'ivy' });
       expect(Date.now() - started).toBeLessThan(3000);
-      expect(body.text).toContain('You acknowledged');
+      expect(body.text).toContain('could not look you up');
     } finally {
       s.fake.setLatency(0);
     }
   });
 
-  it('falls back the same way when the token was revoked', async () => {
+  it('refuses the same way when the token was revoked', async () => {
     s.fake.addUser({ id: 'U0JOE0012', name: 'joe', realName: 'Joe Revoked', email: 'joe@example.com' });
     const channel = newChannelId();
     const incident = await s.incidentInChannel(channel);
@@ -173,8 +217,7 @@ describe('when the chat API cannot be asked', () => {
     } finally {
       s.fake.setTokenValid(true);
     }
-    const [entry] = await statusEntries(incident.id);
-    expect(entry.actor).toEqual({ type: 'chat', name: 'joe' });
+    expect(await statusEntries(incident.id)).toEqual([]);
     const line = s.runtime.logs.lines.find(
       (l) => l.msg === 'chat user lookup failed' && l.chat_user_id === 'U0JOE0012',
     );

@@ -42,12 +42,16 @@ export type Permission = { ok: true } | { ok: false; reason: string };
 
 /**
  * Chat users act with their Firebreak role (docs/api.md#roles): viewers read, deactivated users do
- * nothing. A chat user we could not match (chat API unreachable) may act under their chat name; the
- * request itself is signed by the chat service, which vouches for them being in the workspace.
+ * nothing. A chat user Firebreak could not match to a user is refused: the chat name alone says nothing
+ * about their role, so acting on it would let anyone in the workspace change incidents whenever the
+ * lookup fails. An admin may allow it (`chat_allow_unmatched_users`, docs/integrations/slack.md#users).
  */
 export function mayChangeIncidents(identity: ChatIdentity): Permission {
   const { user } = identity;
-  if (!user) return { ok: true };
+  if (!user) {
+    if (identity.unmatched?.allowed) return { ok: true };
+    return { ok: false, reason: unmatchedReason(identity) };
+  }
   if (!user.active) return { ok: false, reason: 'Your Firebreak account is deactivated.' };
   if (user.role === 'viewer') {
     return {
@@ -56,4 +60,21 @@ export function mayChangeIncidents(identity: ChatIdentity): Permission {
     };
   }
   return { ok: true };
+}
+
+function unmatchedReason(identity: ChatIdentity): string {
+  switch (identity.unmatched?.reason) {
+    case 'no_email':
+      return (
+        'Firebreak cannot tell which Firebreak user you are: your chat profile shows no e-mail address. ' +
+        'Ask a Firebreak admin to set your chat user id on your Firebreak user.'
+      );
+    case 'invalid_id':
+      return 'Firebreak cannot tell which Firebreak user you are: your chat user id is not one it accepts.';
+    default:
+      return (
+        'Firebreak could not look you up in the chat workspace just now, so it cannot tell which ' +
+        'Firebreak user you are and did nothing. Try again in a minute.'
+      );
+  }
 }

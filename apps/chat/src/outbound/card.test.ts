@@ -2,6 +2,7 @@ import type { ChatIncident } from '@firebreak/services';
 import { describe, expect, it } from 'vitest';
 import { CARD_ACTIONS, cardDigest, channelPurpose, channelTopic, renderCard, resolvedTopic } from './card';
 import { escapeMrkdwn, formatDuration } from './format';
+import { pageText } from './messages';
 
 const incident = (over: Partial<ChatIncident> = {}): ChatIncident => ({
   id: '00000000-0000-4000-8000-000000000042',
@@ -91,5 +92,42 @@ describe('formatting', () => {
 
   it('escapes the characters that make mentions and links', () => {
     expect(escapeMrkdwn('<!channel> & <@U1>')).toBe('&lt;!channel&gt; &amp; &lt;@U1&gt;');
+  });
+});
+
+describe('mentions in what people and alert senders wrote', () => {
+  const hostile = incident({
+    title: '<!channel> & <@U0BOSS01> <https://evil.example|click>',
+    description: '<!here> too',
+    commander_id: '00000000-0000-4000-8000-000000000007',
+    commander_name: '<!everyone>',
+    commander_slack_user_id: 'U1>|<!channel',
+  });
+  const raw = /<!(channel|here|everyone)>|<@U0BOSS01>|<https:\/\/evil/;
+
+  it('are escaped in the card, its fallback text, the topic, the purpose and the resolved topic', () => {
+    const card = renderCard(hostile, 'https://fb.example');
+    expect(card.text).toBe(
+      'INC-42 [CRITICAL] &lt;!channel&gt; &amp; &lt;@U0BOSS01&gt; &lt;https://evil.example|click&gt; — Triggered',
+    );
+    expect(JSON.stringify(card)).not.toMatch(raw);
+    for (const text of [
+      channelTopic(hostile),
+      channelPurpose(hostile, 'https://fb.example'),
+      resolvedTopic('[RESOLVED] #inc-42', hostile),
+    ]) {
+      expect(text).not.toMatch(raw);
+      expect(text).toContain('&lt;!');
+    }
+  });
+
+  it('are escaped in the page sent as a direct message', () => {
+    expect(pageText(hostile, 'https://fb.example', 'C1').text).not.toMatch(raw);
+  });
+
+  it('never cut an escape in half when shortening', () => {
+    const topic = channelTopic(incident({ title: '&'.repeat(400) }));
+    expect(topic.length).toBeLessThanOrEqual(250);
+    expect(topic).toMatch(/(&amp;)+…/);
   });
 });

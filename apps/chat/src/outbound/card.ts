@@ -6,6 +6,7 @@ import {
   type ChatMessage,
   chatDate,
   escapeMrkdwn,
+  escapeToFit,
   formatDuration,
   incidentUrl,
   personRef,
@@ -77,14 +78,14 @@ export function renderCard(incident: Incident, publicUrl: string): ChatMessage {
       type: 'header',
       text: {
         type: 'plain_text',
-        text: truncate(`${heading}INC-${incident.number}: ${incident.title}`, 150),
+        text: escapeToFit(`${heading}INC-${incident.number}: ${incident.title}`, 150),
         emoji: true,
       },
     },
     {
       type: 'section',
       block_id: 'incident_summary',
-      ...(description ? { text: { type: 'mrkdwn', text: truncate(escapeMrkdwn(description), 3000) } } : {}),
+      ...(description ? { text: { type: 'mrkdwn', text: escapeToFit(description, 3000) } } : {}),
       fields: [
         field('Status', status),
         field('Severity', severity),
@@ -95,7 +96,8 @@ export function renderCard(incident: Incident, publicUrl: string): ChatMessage {
     { type: 'context', elements: [{ type: 'mrkdwn', text: contextText(incident, publicUrl) }] },
   ];
   if (!resolved) blocks.push({ type: 'actions', block_id: 'incident_actions', elements: actions });
-  const text = `INC-${incident.number} [${severity.toUpperCase()}] ${incident.title} — ${status}`;
+  // The fallback is what notifications show: an alert titled `<!channel>` must not page a channel.
+  const text = `INC-${incident.number} [${severity.toUpperCase()}] ${escapeMrkdwn(incident.title)} — ${status}`;
   return { text, blocks };
 }
 
@@ -104,18 +106,19 @@ export function cardDigest(card: ChatMessage): string {
   return createHash('sha256').update(JSON.stringify(card)).digest('hex').slice(0, 32);
 }
 
-/** Topic (plain text, no mentions): title, severity and commander, the title shortened to fit. */
+/** Topic (no mentions: title and name escaped): title, severity and commander, the title shortened to fit. */
 export function channelTopic(incident: Incident): string {
-  const rest = ` · ${severityLabel[incident.severity]} · Lead: ${incident.commander_name ?? 'unassigned'}`;
+  const lead = escapeToFit(incident.commander_name ?? 'unassigned', 80);
+  const rest = ` · ${severityLabel[incident.severity]} · Lead: ${lead}`;
   const head = `INC-${incident.number}: `;
-  return `${head}${truncate(incident.title, TOPIC_MAX_LENGTH - head.length - rest.length)}${rest}`;
+  return `${head}${escapeToFit(incident.title, TOPIC_MAX_LENGTH - head.length - rest.length)}${rest}`;
 }
 
 /** Purpose (Slack's channel description): what the incident is about and where to find it. */
 export function channelPurpose(incident: Incident, publicUrl: string): string {
   const url = ` · ${incidentUrl(publicUrl, incident.number)}`;
   const about = incident.description.trim() || incident.title;
-  const shortened = truncate(about.replace(/\s+/g, ' '), Math.max(40, TOPIC_MAX_LENGTH - url.length));
+  const shortened = escapeToFit(about.replace(/\s+/g, ' '), Math.max(40, TOPIC_MAX_LENGTH - url.length));
   return truncate(`${shortened}${url}`, TOPIC_MAX_LENGTH);
 }
 
@@ -125,5 +128,5 @@ export function channelPurpose(incident: Incident, publicUrl: string): string {
  */
 export function resolvedTopic(literal: string, incident: Incident): string {
   const head = `${literal} · `;
-  return `${head}${truncate(incident.title, TOPIC_MAX_LENGTH - head.length)}`;
+  return `${head}${escapeToFit(incident.title, TOPIC_MAX_LENGTH - head.length)}`;
 }

@@ -1,4 +1,4 @@
-import type { IncidentSeverity, IncidentStatus } from '@firebreak/schema';
+import { type IncidentSeverity, type IncidentStatus, SLACK_USER_ID_PATTERN } from '@firebreak/schema';
 
 /** What one chat message carries; `text` is always set (the notification and screen-reader fallback). */
 export interface ChatMessage {
@@ -29,14 +29,30 @@ export const statusLabel: Record<IncidentStatus, string> = {
   resolved: 'Resolved',
 };
 
-/** Slack's mrkdwn gives `&`, `<` and `>` meaning (links, mentions); text from people must not. */
+/**
+ * Slack gives `&`, `<` and `>` meaning (links, mentions such as `<!channel>`) in every text it shows,
+ * the fallback `text`, topics and direct messages included; text from people and alert senders must
+ * not, so it is escaped wherever it goes to chat.
+ */
 export function escapeMrkdwn(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/**
+ * Escaped text within `max` characters (Slack's limits count the escaped form). A cut never leaves half
+ * an entity (`&am…`), which Slack would show as garbage.
+ */
+export function escapeToFit(text: string, max: number): string {
+  const escaped = escapeMrkdwn(text);
+  if (escaped.length <= max) return escaped;
+  if (max <= 1) return '';
+  return `${escaped.slice(0, max - 1).replace(/&[a-z]{0,3}$/, '')}…`;
+}
+
 /** A mention when we know the person's chat id (it notifies them), else their name. */
 export function personRef(person: { slackUserId?: string | null; name?: string | null }, fallback: string) {
-  if (person.slackUserId) return `<@${person.slackUserId}>`;
+  // Only a well-formed id becomes a mention: the id goes into `<@…>` verbatim.
+  if (person.slackUserId && SLACK_USER_ID_PATTERN.test(person.slackUserId)) return `<@${person.slackUserId}>`;
   return person.name ? `*${escapeMrkdwn(person.name)}*` : fallback;
 }
 

@@ -248,6 +248,15 @@ describe('CloudWatch through SNS: POST /api/v1/webhooks/cloud-monitor', () => {
       await refused({ ...stranger.sign(forged()), SigningCertURL: sns.certificateUrl });
     });
 
+    it('a validly signed message sent more than an hour ago (a replay), and one an hour ahead', async () => {
+      const hour = 60 * 60 * 1000;
+      await refused(sns.sign(forged(), '2', new Date(Date.now() - hour - 60_000)));
+      await refused(sns.sign(forged(), '2', new Date(Date.now() + hour + 60_000)));
+      // Within the hour it is taken: SNS retries a delivery for a while with the same Timestamp.
+      await ok(await postSns(t.app, sns.sign(forged(), '2', new Date(Date.now() - hour + 60_000))));
+      before += 1;
+    });
+
     it('the SignatureVersion switched after signing', async () => {
       await refused({ ...signed(forged(), '2'), SignatureVersion: '1' });
       await refused({ ...signed(forged(), '1'), SignatureVersion: '2' });

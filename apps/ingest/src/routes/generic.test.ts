@@ -272,6 +272,28 @@ describe('bad requests store nothing', () => {
   });
 });
 
+describe('long texts', () => {
+  it('stores an alert whose description is over 10 000 characters, clipped with a visible …', async () => {
+    const id = uid('long');
+    const body = await ok(
+      await postGeneric(t.app, {
+        alerts: [
+          {
+            title: 'Stack trace attached',
+            description: 'x'.repeat(20_000),
+            external_id: id,
+            source: 'long-sender',
+          },
+        ],
+      }),
+    );
+    expect(body).toMatchObject({ received: 1, created: 1 });
+    const [stored] = (await t.alertsOf('long-sender')).filter((a) => a.external_id === id);
+    expect(stored!.description).toHaveLength(10_000);
+    expect(stored!.description.endsWith('…')).toBe(true);
+  });
+});
+
 describe('signing secret', () => {
   it('when set, requires X-Service-Signature = sha256=<hmac of the raw body>', async () => {
     const secret = 'generic-webhook-signing-secret';
@@ -292,6 +314,48 @@ describe('signing secret', () => {
     const cleared = await t.putSetting('generic-webhook', { signing_secret: null });
     expect(cleared.generic_webhook).toEqual({ signing_secret_set: false });
     await ok(await send({}));
+  });
+
+  it('accepts a timestamped signature of "<timestamp>.<body>" within 5 minutes, and refuses replays', async () => {
+    const secret = 'generic-webhook-timestamp-secret';
+    await t.putSetting('generic-webhook', { signing_secret: secret });
+    try {
+      const externalId = uid('stamped');
+      const raw = JSON.stringify({
+        alerts: [{ title: 'stamped', external_id: externalId, source: 'stamped-sender' }],
+      });
+      const hmac = (message: string) =>
+        `sha256=${createHmac('sha256', secret).update(message).digest('hex')}`;
+      const stamped = (secondsAgo: number) => {
+        const timestamp = String(Math.floor(Date.now() / 1000) - secondsAgo);
+        return { 'x-service-timestamp': timestamp, 'x-service-signature': hmac(`${timestamp}.${raw}`) };
+      };
+      const send = (headers: Record<string, string>) => postGeneric(t.app, raw, headers);
+
+      // A request captured six minutes ago, replayed as it was: refused, and nothing is stored.
+      await expectError(await send(stamped(6 * 60)), 401, 'invalid_signature');
+      await expectError(await send(stamped(-6 * 60)), 401, 'invalid_signature');
+      // The timestamp is part of what is signed: moving it forward breaks the signature.
+      const old = stamped(6 * 60);
+      const moved = { ...old, 'x-service-timestamp': String(Math.floor(Date.now() / 1000)) };
+      await expectError(await send(moved), 401, 'invalid_signature');
+      // The plain signature does not pass with a timestamp header beside it, nor a malformed timestamp.
+      await expectError(
+        await send({ 'x-service-timestamp': 'yesterday', 'x-service-signature': hmac(raw) }),
+        401,
+        'invalid_signature',
+      );
+      expect((await t.alertsOf('stamped-sender')).filter((a) => a.external_id === externalId)).toEqual([]);
+
+      await ok(await send(stamped(60)));
+      expect((await t.alertsOf('stamped-sender')).filter((a) => a.external_id === externalId)).toHaveLength(
+        1,
+      );
+      // Senders signing the body alone keep working.
+      await ok(await send({ 'x-service-signature': hmac(raw) }));
+    } finally {
+      await t.putSetting('generic-webhook', { signing_secret: null });
+    }
   });
 });
 

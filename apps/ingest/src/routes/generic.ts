@@ -27,10 +27,14 @@ const webhookOperation = defineOperation({
   access: 'public',
   summary: 'Record alerts from any sender',
   description:
-    'When a signing secret is set (Settings → Integrations), `X-Service-Signature: sha256=<hex HMAC-SHA256 of the raw body>` must match.',
+    'When a signing secret is set (Settings → Integrations), `X-Service-Signature: sha256=<hex HMAC-SHA256 of the raw body>` must match; ' +
+    'with `X-Service-Timestamp: <unix seconds>` the HMAC is of `<timestamp>.<raw body>` and the timestamp must be within 5 minutes of the server clock.',
   request: {
     body: jsonBody(GenericWebhookBody),
-    headers: z.object({ 'x-service-signature': z.string().optional() }),
+    headers: z.object({
+      'x-service-signature': z.string().optional(),
+      'x-service-timestamp': z.string().optional(),
+    }),
   },
   responses: intakeAnswers,
 });
@@ -46,9 +50,19 @@ export function addGenericWebhookRoutes(app: HttpApp, deps: IngestDeps, gate: In
   addRawOperation(app, webhookOperation, (c) =>
     receiveJson(c, deps.ctx, gate, generic.id, 'generic', async (raw) => {
       const secret = await readIntegrationSecret(deps.ctx, 'genericSigningSecret');
-      if (secret !== null && !genericSignatureMatches(secret, raw, c.req.header('x-service-signature'))) {
+      if (secret === null) return;
+      const headers = {
+        signature: c.req.header('x-service-signature'),
+        timestamp: c.req.header('x-service-timestamp'),
+      };
+      if (!genericSignatureMatches(secret, raw, headers, deps.ctx.now())) {
         reportInvalidSignature(deps.ctx, generic.id, { request_id: c.get('requestId') });
-        throw new AppError('invalid_signature', 'X-Service-Signature is missing or does not match the body.');
+        throw new AppError(
+          'invalid_signature',
+          headers.timestamp === undefined
+            ? 'X-Service-Signature is missing or does not match the body.'
+            : 'X-Service-Signature does not match the timestamp and body, or X-Service-Timestamp is not within 5 minutes of now.',
+        );
       }
     }),
   );

@@ -209,7 +209,7 @@ describe('CloudWatch through SNS by key', () => {
 });
 
 describe('keys that name nothing', () => {
-  it('unknown, disabled and deleted keys, and types not served yet, answer the same 404', async () => {
+  it('unknown, disabled and deleted keys, and PagerDuty and Opsgenie keys (POST or GET), answer the same 404', async () => {
     const disabled = await integration({ type: 'generic' });
     await updateIntegration(t.runtime.ctx, disabled.id, { enabled: false }, audience);
     const deleted = await integration({ type: 'generic' });
@@ -230,6 +230,9 @@ describe('keys that name nothing', () => {
       answers.push(
         withoutRequestId(await expectError(await post(t.app, intake(key), body), 404, 'not_found')),
       );
+    // A GET on them too: this URL takes nothing from PagerDuty and Opsgenie senders, whatever the method.
+    for (const key of keys)
+      answers.push(withoutRequestId(await expectError(await t.app.request(intake(key)), 404, 'not_found')));
     for (const answer of answers) expect(answer).toEqual(answers[0]);
     expect(JSON.stringify(answers)).not.toContain(disabled.key);
     // A disabled heartbeat is not pinged either.
@@ -258,7 +261,7 @@ describe('keys that name nothing', () => {
 });
 
 describe('heartbeats by key', () => {
-  it('a GET, or a POST with any body or none, is a ping; a GET on another type is 405', async () => {
+  it('a GET, or a POST with any body or none, is a ping; a GET on a type that takes POST is 405', async () => {
     const heartbeat = await integration({ type: 'heartbeat', interval_seconds: 300 });
     const ping = expect.objectContaining({
       status: 'up',
@@ -278,10 +281,12 @@ describe('heartbeats by key', () => {
     ).toEqual(ping);
     expect(await ok(await post(t.app, intake(heartbeat.key), 'not json at all'))).toEqual(ping);
 
-    const generic = await integration({ type: 'generic' });
-    const res = await t.app.request(intake(generic.key));
-    await expectError(res, 405, 'method_not_allowed');
-    expect(res.headers.get('allow')).toBe('POST');
+    for (const type of ['generic', 'alertmanager', 'grafana', 'cloudwatch']) {
+      const other = await integration({ type });
+      const res = await t.app.request(intake(other.key));
+      await expectError(res, 405, 'method_not_allowed');
+      expect(res.headers.get('allow')).toBe('POST');
+    }
   });
 });
 

@@ -26,7 +26,7 @@ const postOperation = defineOperation({
   access: 'public',
   summary: 'Record alerts at an integration’s own URL, or ping a heartbeat',
   description:
-    'Takes the body of the integration’s type and answers exactly as that type’s fixed path does: `generic` the generic webhook body, `alertmanager` an Alertmanager webhook, `grafana` a Grafana webhook, `cloudwatch` an SNS message (signature and topic allowlist checked, subscriptions confirmed). No secret or bearer token: the key is the credential. A `heartbeat` takes any body, or none, as a ping. An unknown, deleted or disabled key answers 404 (so do `pagerduty` and `opsgenie`, whose senders post to the originals’ paths instead: `/v2/enqueue`, `/generic/2010-04-15/create_event.json`, `/v2/alerts`).',
+    'Takes the body of the integration’s type and answers exactly as that type’s fixed path does: `generic` the generic webhook body, `alertmanager` an Alertmanager webhook, `grafana` a Grafana webhook, `cloudwatch` an SNS message (signature and topic allowlist checked, subscriptions confirmed). No secret or bearer token: the key is the credential. A `heartbeat` takes any body, or none, as a ping. An unknown, deleted or disabled key answers 404, and so does a `pagerduty` or `opsgenie` key, with GET or POST: their senders post to the originals’ paths instead (`/v2/enqueue`, `/generic/2010-04-15/create_event.json`, `/v2/alerts`).',
   request: {
     params: KeyParams,
     body: {
@@ -52,7 +52,8 @@ const getOperation = defineOperation({
   path: '/api/v1/intake/{key}',
   access: 'public',
   summary: 'Ping a heartbeat',
-  description: 'Only heartbeat integrations take a GET; any other type answers 405 (send alerts with POST).',
+  description:
+    'A `heartbeat` key is pinged (200). A `generic`, `alertmanager`, `grafana` or `cloudwatch` key answers 405 `method_not_allowed` with `Allow: POST` (its alerts are sent with POST). A `pagerduty` or `opsgenie` key answers 404 `not_found`, as its POST does and as an unknown, deleted or disabled key does: this URL takes nothing from those types.',
   request: { params: KeyParams },
   responses: { 200: answer('Pinged', HeartbeatPingAnswer), ...errorAnswers(404, 405, 503) },
 });
@@ -90,13 +91,20 @@ export function addKeyedIntakeRoutes(
 
   addRawOperation(app, getOperation, async (c) => {
     const integration = await findKeyedIntegration(ctx, c.req.param('key') ?? '');
-    if (integration.type !== 'heartbeat') {
-      c.header('Allow', 'POST');
-      throw new AppError(
-        'method_not_allowed',
-        'This integration takes alerts with POST; only a heartbeat is pinged with GET.',
-      );
+    switch (integration.type) {
+      case 'heartbeat':
+        return c.json(await gate.run(() => pingHeartbeat(ctx, integration.id)));
+      case 'pagerduty':
+      case 'opsgenie':
+        // This URL takes nothing from them, whatever the method: a 405 with `Allow: POST` would send
+        // the sender to a POST that is 404 too.
+        throw unknownIntakeKey();
+      default:
+        c.header('Allow', 'POST');
+        throw new AppError(
+          'method_not_allowed',
+          'This integration takes alerts with POST; only a heartbeat is pinged with GET.',
+        );
     }
-    return c.json(await gate.run(() => pingHeartbeat(ctx, integration.id)));
   });
 }

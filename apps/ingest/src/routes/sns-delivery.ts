@@ -27,6 +27,9 @@ const { cloudwatch } = webhookIntegrations;
 // allowed when that pattern itself names them (tests), never by the default pattern.
 const urlOptions = { allowLoopback: true };
 
+/** How old (or how far ahead of our clock) a signed SNS message may be (docs/integrations/alert-webhooks.md). */
+export const SNS_MAX_AGE_MS = 60 * 60 * 1000;
+
 /**
  * CloudWatch alarms through SNS, for the fixed path and for keyed intake alike: `text/plain` JSON,
  * every message's signature verified with the certificate of an allowed `SigningCertURL`, the topic
@@ -45,7 +48,8 @@ export class SnsDelivery {
 
   async receive(c: Context<AppEnv>, from: WebhookIntegrationId | IntakeSource): Promise<Response> {
     const { ctx, config } = this.deps;
-    const raw = await rawJsonBody(c, /^(text\/plain|application\/(.+\+)?json)\b/i);
+    // SNS declares its JSON envelope as text/plain.
+    const raw = await rawJsonBody(c, ['text/plain']);
     const parsed = parseSnsEnvelope(parseJson(raw));
     if (!parsed.ok)
       throw new AppError('validation_failed', 'The request is not an SNS message.', parsed.problems);
@@ -75,6 +79,18 @@ export class SnsDelivery {
     if (!verifySnsSignature(envelope, certificate)) {
       refused({ why: 'signature does not verify' });
       throw new AppError('invalid_signature', 'The SNS message signature does not verify.');
+    }
+
+    // Checked after the signature, which covers Timestamp: a captured message, valid for ever as far
+    // as its signature goes, is only accepted for an hour (SNS's own retries end well before that).
+    const sentAt = Date.parse(envelope.Timestamp);
+    const age = ctx.now().getTime() - sentAt;
+    if (Number.isNaN(sentAt) || age > SNS_MAX_AGE_MS || age < -SNS_MAX_AGE_MS) {
+      refused({ why: 'message too old', timestamp: envelope.Timestamp });
+      throw new AppError(
+        'invalid_signature',
+        'The SNS message Timestamp is more than an hour from now: refused as a possible replay.',
+      );
     }
 
     const topics = await readSnsTopicAllowlist(ctx);

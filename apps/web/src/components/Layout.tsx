@@ -19,6 +19,7 @@ const links: { to: string; label: string; fromSettings?: boolean }[] = [
   { to: '/settings', label: 'Settings' },
   { to: '/outgoing-webhooks', label: 'Outgoing webhooks', fromSettings: true },
   { to: '/import', label: 'Import' },
+  { to: '/audit-log', label: 'Audit log', fromSettings: true },
 ];
 
 /** The page's name in the browser tab and in a screen reader's list of windows. */

@@ -4,6 +4,8 @@ import { webhookIntegrations } from '@firebreak/domain/browser';
 import type {
   Alert,
   ApiKey,
+  AuditLogPage,
+  AuthConfig,
   CreateIntegrationInput,
   CreateMaintenanceWindowInput,
   CreateOutgoingWebhookInput,
@@ -30,6 +32,7 @@ import type {
   User,
   WebhookDelivery,
 } from '@firebreak/schema';
+import { fetchAllPages } from './all-pages';
 import { ApiError, del, get, patch, post, put, request } from './api-client';
 
 export type Me = { kind: 'session' | 'api_key'; role: Role; user: User | null };
@@ -40,6 +43,9 @@ export type IncidentPatch = Partial<{
   description: string;
   commander_id: string | null;
 }>;
+export type ChatUserSettings = Partial<
+  Pick<SettingsView, 'chat_user_default_role' | 'chat_allow_unmatched_users'>
+>;
 export type NewIncident = { title: string; severity: IncidentSeverity; description?: string };
 export type RuleInput = Pick<RoutingRule, 'name' | 'priority' | 'enabled' | 'match_criteria' | 'actions'>;
 export type PreviewSample = { source: string | null; labels: Record<string, string>; severity: string };
@@ -58,6 +64,8 @@ export const api = {
   login: (email: string, password: string) => post<{ user: User }>('/api/v1/auth/login', { email, password }),
   logout: () => post<void>('/api/v1/auth/logout'),
   me: () => get<Me>('/api/v1/auth/me'),
+  /** Public: whether the login page offers SSO and the password form (docs/sso.md). */
+  authConfig: () => get<AuthConfig>('/api/v1/auth/config'),
 
   incidents: (query: { status?: string; severity?: string; limit?: number }) => {
     const params = new URLSearchParams();
@@ -68,9 +76,11 @@ export const api = {
   createIncident: (input: NewIncident) => post<Incident>('/api/v1/incidents', input),
   updateIncident: (ref: string, changes: IncidentPatch) =>
     patch<Incident>(`/api/v1/incidents/${id(ref)}`, changes),
-  timeline: (ref: string) => get<{ entries: TimelineEntry[] }>(`/api/v1/incidents/${id(ref)}/timeline`),
+  timeline: (ref: string) =>
+    fetchAllPages<'entries', TimelineEntry>(`/api/v1/incidents/${id(ref)}/timeline`, 'entries'),
   addNote: (ref: string, text: string) => post<TimelineEntry>(`/api/v1/incidents/${id(ref)}/notes`, { text }),
-  incidentAlerts: (ref: string) => get<{ alerts: Alert[] }>(`/api/v1/incidents/${id(ref)}/alerts`),
+  incidentAlerts: (ref: string) =>
+    fetchAllPages<'alerts', Alert>(`/api/v1/incidents/${id(ref)}/alerts`, 'alerts'),
   requestSummary: (ref: string) => post<{ job_id: string }>(`/api/v1/incidents/${id(ref)}/summary`),
   requestPostmortem: (ref: string) => post<{ job_id: string }>(`/api/v1/incidents/${id(ref)}/postmortem`),
   /** The draft, or null before the first one (404). */
@@ -115,6 +125,7 @@ export const api = {
     patch<SettingsView>('/api/v1/settings', { default_escalation_policy_id: policyId }),
   setFixedWebhooksEnabled: (enabled: boolean) =>
     patch<SettingsView>('/api/v1/settings', { fixed_webhooks_enabled: enabled }),
+  setChatUserSettings: (changes: ChatUserSettings) => patch<SettingsView>('/api/v1/settings', changes),
   testChat: () => post<SettingsView['chat']>('/api/v1/settings/chat/test'),
   apiKeys: () => get<{ api_keys: ApiKey[] }>('/api/v1/api-keys'),
   createApiKey: (name: string, role: Role) =>
@@ -150,6 +161,13 @@ export const api = {
     post<ImportResult>('/api/v1/imports/opsgenie', input),
   importPagerDuty: (input: { api_token: string; url: string; dry_run: boolean }) =>
     post<ImportResult>('/api/v1/imports/pagerduty', input),
+
+  /** Admins only: changes to configuration, newest first (docs/api.md#audit-log). */
+  auditLog: (query: Record<string, string | undefined>) => {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) if (value) params.set(key, value);
+    return get<AuditLogPage>(`/api/v1/audit-log?${params}`);
+  },
 
   /** `/ready` answers 503 with the same body when the database is down: both are a state, not an error. */
   readiness: async (): Promise<Readiness> => {

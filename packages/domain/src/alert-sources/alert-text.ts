@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /** The first argument that is a string with something besides whitespace, trimmed; else null. */
 export function firstText(...candidates: unknown[]): string | null {
   for (const candidate of candidates) {
@@ -18,6 +20,22 @@ export function clip(text: string, max: number): string {
   const last = text.charCodeAt(end - 1);
   if (last >= 0xd800 && last <= 0xdbff) end -= 1;
   return `${text.slice(0, end)}…`;
+}
+
+/**
+ * Shortens an identifier (external_id, fingerprint) to `max` characters: a prefix, `…`, and a hash of
+ * the whole. Clipping alone would make two long ids with the same start one alert; the hash keeps
+ * them apart and keeps the same id mapping to the same key on every delivery.
+ */
+export function clipId(id: string, max: number): string {
+  if (id.length <= max) return id;
+  const hash = createHash('sha256').update(id).digest('hex');
+  return `${clip(id, max - hash.length)}${hash}`;
+}
+
+/** Label values clipped to `max` characters each (names are already bounded by the schema). */
+export function clipLabelValues(labels: Record<string, string>, max: number): Record<string, string> {
+  return Object.fromEntries(Object.entries(labels).map(([name, value]) => [name, clip(value, max)]));
 }
 
 /** Only the entries with a value worth showing: no `""`, no null, no empty objects. */

@@ -112,6 +112,18 @@ describe('parseAlertmanagerWebhook', () => {
     expect(severities(['bogus'], 'critical')).toEqual(['critical']);
   });
 
+  it('clips an over-long label value instead of refusing the group (a 400 would lose it)', () => {
+    const payload = fixture('alertmanager-firing');
+    payload.alerts[0].labels.query = 'q'.repeat(9000);
+    const result = parseAlertmanagerWebhook(payload, now);
+    expect(result.ok).toBe(true);
+    const [first] = alertsOrThrow(result);
+    expect(first!.labels.query).toHaveLength(4096);
+    expect(first!.labels.query!.endsWith('…')).toBe(true);
+    // The fingerprint the sender sent is kept as it was.
+    expect(first!.fingerprint).toBe('3a5c9e0f1b2d4c67');
+  });
+
   it('derives a stable fingerprint from the labels when none is sent', () => {
     const payload = fixture('alertmanager-firing');
     delete payload.alerts[0].fingerprint;

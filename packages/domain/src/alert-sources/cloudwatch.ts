@@ -5,7 +5,7 @@ import {
   CloudWatchAlarm,
   type SnsNotification,
 } from '@firebreak/schema';
-import { clip, firstText, presentEntries } from './alert-text';
+import { clip, clipId, firstText, presentEntries } from './alert-text';
 import { accepted, type ParseResult, problemsOf, rejected } from './parse-result';
 import { normalizeSeverity } from './severity';
 import { webhookIntegrations } from './webhook-integrations';
@@ -75,15 +75,17 @@ function toAlertInput(alarm: CloudWatchAlarm, now: Date, options: CloudWatchOpti
   const description = firstText(alarm.AlarmDescription);
   const namedSeverity = description?.match(severityInDescription)?.[1];
   return {
-    title: alarm.AlarmName,
+    title: clip(alarm.AlarmName, alertLimits.titleLength),
     description: description === null ? null : clip(description, alertLimits.descriptionLength),
     severity: normalizeSeverity(namedSeverity) ?? options.defaultSeverity ?? 'warning',
     status,
     externalId: null,
     // The alarm ARN is stable across state changes, so ALARM and the later OK meet.
-    fingerprint:
+    fingerprint: clipId(
       firstText(alarm.AlarmArn) ??
-      `cw:${firstText(alarm.AWSAccountId) ?? 'unknown'}:${region ?? 'unknown'}:${alarm.AlarmName}`,
+        `cw:${firstText(alarm.AWSAccountId) ?? 'unknown'}:${region ?? 'unknown'}:${alarm.AlarmName}`,
+      alertLimits.externalIdLength,
+    ),
     source: webhookIntegrations.cloudwatch.source,
     labels: stringEntries({
       alarm_name: alarm.AlarmName,

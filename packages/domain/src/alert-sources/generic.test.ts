@@ -1,4 +1,4 @@
-import { AppError } from '@firebreak/schema';
+import { AppError, alertLimits } from '@firebreak/schema';
 import { describe, expect, it } from 'vitest';
 import { parseGenericWebhook } from './generic';
 import { alertsOrThrow } from './parse-result';
@@ -26,6 +26,48 @@ describe('parseGenericWebhook', () => {
         },
       ],
     });
+  });
+
+  it('clips over-long texts with a visible … instead of refusing the alert', () => {
+    const longId = (end: string) => `${'i'.repeat(600)}${end}`;
+    const [first, second] = alertsOrThrow(
+      parseGenericWebhook(
+        {
+          alerts: [
+            {
+              title: 't'.repeat(1500),
+              description: 'd'.repeat(25_000),
+              source: 's'.repeat(300),
+              external_id: longId('a'),
+              labels: { long: 'v'.repeat(5000), short: 'ok' },
+            },
+            { title: 'same start, other id', external_id: longId('b') },
+          ],
+        },
+        now,
+      ),
+    );
+    expect(first!.title).toHaveLength(alertLimits.titleLength);
+    expect(first!.title.endsWith('…')).toBe(true);
+    expect(first!.description).toHaveLength(alertLimits.descriptionLength);
+    expect(first!.description!.endsWith('…')).toBe(true);
+    expect(first!.source).toHaveLength(alertLimits.sourceLength);
+    expect(first!.labels.long).toHaveLength(alertLimits.labelValueLength);
+    expect(first!.labels.short).toBe('ok');
+    // Ids keep a prefix, the marker and a hash of the whole: two long ids stay two alerts.
+    expect(first!.externalId!.length).toBeLessThanOrEqual(alertLimits.externalIdLength);
+    expect(first!.externalId).toContain('…');
+    expect(second!.externalId).not.toBe(first!.externalId);
+    expect(
+      alertsOrThrow(parseGenericWebhook({ alerts: [{ title: 'x', external_id: longId('a') }] }, now))[0]!
+        .externalId,
+    ).toBe(first!.externalId);
+  });
+
+  it('still refuses what cannot be an alert: no title, wrong types', () => {
+    expect(parseGenericWebhook({ alerts: [{ title: '  ' }] }, now).ok).toBe(false);
+    expect(parseGenericWebhook({ alerts: [{ title: 'x', description: 7 }] }, now).ok).toBe(false);
+    expect(parseGenericWebhook({ alerts: [{ title: 'x', labels: { a: 1 } }] }, now).ok).toBe(false);
   });
 
   it('maps every intake field and ignores unknown ones', () => {

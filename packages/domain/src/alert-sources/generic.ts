@@ -1,4 +1,5 @@
-import { type AlertInput, type GenericAlert, GenericWebhookBody } from '@firebreak/schema';
+import { type AlertInput, alertLimits, type GenericAlert, GenericWebhookBody } from '@firebreak/schema';
+import { clip, clipId, clipLabelValues } from './alert-text';
 import { accepted, type ParseResult, problemsOf, rejected } from './parse-result';
 
 /**
@@ -15,14 +16,16 @@ export function parseGenericWebhook(payload: unknown, now: Date): ParseResult {
 
 function toAlertInput(alert: GenericAlert, now: Date): AlertInput {
   return {
-    title: alert.title,
-    description: alert.description ?? null,
+    // Over-long texts are clipped, not refused: the sender would not retry a 400 and the alert would be
+    // lost (docs/integrations/alert-webhooks.md#answers).
+    title: clip(alert.title, alertLimits.titleLength),
+    description: alert.description == null ? null : clip(alert.description, alertLimits.descriptionLength),
     severity: alert.severity,
     status: alert.status,
-    externalId: alert.external_id ?? null,
+    externalId: alert.external_id == null ? null : clipId(alert.external_id, alertLimits.externalIdLength),
     fingerprint: null,
-    source: alert.source ?? null,
-    labels: alert.labels ?? {},
+    source: alert.source == null ? null : clip(alert.source, alertLimits.sourceLength),
+    labels: clipLabelValues(alert.labels ?? {}, alertLimits.labelValueLength),
     annotations: alert.annotations ?? {},
     // started_at defaults to the time of receipt; the sender has no field for the end, so a
     // resolved alert ended when we heard about it. Each alert gets its own Date: Dates are mutable.

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type AlertInput, type AlertmanagerPayload, alertLimits } from '@firebreak/schema';
-import { clip, firstText, presentEntries } from './alert-text';
+import { clip, clipId, clipLabelValues, firstText, presentEntries } from './alert-text';
 import { severityFromLabels } from './severity';
 
 /**
@@ -76,9 +76,12 @@ export function mapPrometheusAlert(
     severity: severityFromLabels([labels, group.commonLabels, group.groupLabels], 'warning'),
     status,
     externalId: null,
-    fingerprint: firstText(alert.fingerprint) ?? labelFingerprint(labels),
+    fingerprint: clipId(
+      firstText(alert.fingerprint) ?? labelFingerprint(labels),
+      alertLimits.externalIdLength,
+    ),
     source,
-    labels,
+    labels: clipLabelValues(labels, alertLimits.labelValueLength),
     annotations,
     startedAt: sourceTime(alert.startsAt) ?? new Date(now),
     // Firing alerts carry the Go zero time as endsAt; a resolved one without a real endsAt ended by the

@@ -115,6 +115,14 @@ describe('users: slack_user_id and fixed fields', () => {
     expect(plan.warnings).toEqual([{ kind: 'user', name: 'Ann', message: expect.stringContaining('U05A') }]);
   });
 
+  it('one that is not a chat user id (it would go into mentions verbatim) is left out, with a warning', () => {
+    const plan = planUsers([user('U1', { name: 'Eve', slack: { user_id: 'U1>|<!channel' } })], nothing);
+    expect(plan.users[0]!.slackUserId).toBeNull();
+    expect(plan.warnings).toEqual([
+      { kind: 'user', name: 'Eve', message: expect.stringContaining('is not a chat user id') },
+    ]);
+  });
+
   it('maps users in API order, and every created user resolves to itself', () => {
     const plan = planUsers([user('U2', { name: 'B' }), user('U1', { name: 'A' })], nothing);
     expect(plan.users.map((u) => u.sourceId)).toEqual(['U2', 'U1']);

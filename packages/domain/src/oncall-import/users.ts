@@ -1,4 +1,4 @@
-import type { OnCallUserItem, Role } from '@firebreak/schema';
+import { type OnCallUserItem, type Role, SLACK_USER_ID_PATTERN } from '@firebreak/schema';
 import type { ExistingRecords, Findings, PlannedPerson, PlannedUser } from './types';
 
 /**
@@ -65,6 +65,14 @@ export function planUsers(source: readonly OnCallUserItem[], existing: ExistingR
       continue;
     }
     let slackUserId = user.slack?.user_id?.trim() || null;
+    if (slackUserId !== null && !SLACK_USER_ID_PATTERN.test(slackUserId)) {
+      plan.warnings.push({
+        kind: 'user',
+        name,
+        message: `slack_user_id ${JSON.stringify(slackUserId.slice(0, 64))} is not a chat user id; imported without it`,
+      });
+      slackUserId = null;
+    }
     if (slackUserId !== null && slackTaken.has(slackUserId)) {
       plan.warnings.push({
         kind: 'user',

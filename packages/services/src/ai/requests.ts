@@ -36,11 +36,21 @@ export function presentAiJob(row: ai.AiRequestRow): AiJob {
   };
 }
 
+/**
+ * One pending request per incident and kind (docs/ai.md#requests): asking again while one is pending
+ * answers the pending one's id and queues nothing, so a double click or a retrying client does not pay
+ * the provider twice.
+ */
 async function request(ctx: ServiceContext, kind: 'summary' | 'postmortem', ref: incidents.IncidentRef) {
   return ctx.sql.begin(async (tx) => {
     const incident = await incidents.findIncidentView(tx, ref);
     if (!incident) throw incidentNotFound(ref);
-    const row = await ai.insertAiRequest(tx, { kind, incidentId: incident.id, at: ctx.now() });
+    const { row, created } = await ai.insertIncidentAiRequest(tx, {
+      kind,
+      incidentId: incident.id,
+      at: ctx.now(),
+    });
+    if (!created) return row;
     await outbox.insertOutboxRows(tx, [
       kind === 'summary'
         ? { name: 'ai.summarize', payload: { request_id: row.id } }

@@ -1,5 +1,5 @@
 import { alerts, incidents } from '@firebreak/db';
-import { type Alert, type AlertStatus, AppError } from '@firebreak/schema';
+import { type Alert, type AlertStatus, AppError, type IncidentItemsQuery } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
 import { incidentNotFound } from '../incidents/ref';
 import { presentAlert } from './present';
@@ -53,6 +53,30 @@ export async function listAlerts(
   };
 }
 
+/**
+ * `GET /api/v1/incidents/{id}/alerts`: one page, newest received first; `next_cursor` is null on the
+ * last page.
+ */
+export async function getIncidentAlertsPage(
+  ctx: ServiceContext,
+  ref: incidents.IncidentRef,
+  query: IncidentItemsQuery,
+): Promise<{ alerts: Alert[]; next_cursor: string | null }> {
+  const incident = await incidents.findIncidentView(ctx.sql, ref);
+  if (!incident) throw incidentNotFound(ref);
+  const rows = await alerts.listAlertsOfIncidentPage(ctx.sql, incident.id, {
+    before: query.cursor ? decodeCursor(query.cursor) : undefined,
+    limit: query.limit + 1,
+  });
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    alerts: page.map(presentAlert),
+    next_cursor: rows.length > query.limit && last ? encodeCursor(last) : null,
+  };
+}
+
+/** Every alert of the incident, for code that needs them all (tests, internal readers). */
 export async function getIncidentAlerts(ctx: ServiceContext, ref: incidents.IncidentRef): Promise<Alert[]> {
   const incident = await incidents.findIncidentView(ctx.sql, ref);
   if (!incident) throw incidentNotFound(ref);

@@ -2,6 +2,7 @@ import {
   alertBatches,
   alerts,
   incidents,
+  integrations,
   maintenanceWindows,
   routingRules,
   type TransactionSql,
@@ -16,15 +17,12 @@ import {
 import type { AlertInput } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
 import { announceIncident } from '../incidents/create';
+import { unknownIntakeKey } from '../integrations/intake';
+import { retryOnConflict } from '../retry-conflicts';
 import { emptyResult, type IntakeResult } from './intake-result';
 import { fixedWebhookSource, type IntakeSource } from './intake-source';
 import { flagIfAllAlertsResolved, linkAlert } from './link';
 import { incidentOf, routeAlert } from './route-alert';
-
-// Two batches touching the same alerts in different orders can deadlock; PostgreSQL then aborts one,
-// and it is safe to run it again because nothing of it was committed.
-const RETRYABLE_SQLSTATES = new Set(['40P01', '40001']);
-const ATTEMPTS = 3;
 
 /**
  * Stores a batch of alerts from one webhook request in ONE transaction (a rejected request stores
@@ -39,32 +37,44 @@ export async function recordAlerts(
 ): Promise<IntakeResult> {
   const source = typeof from === 'string' ? fixedWebhookSource(from) : from;
   const inputs = withIntegrationLabels(sent, source.labels);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const { result, opened } = await ctx.sql.begin((tx) =>
-        recordInTransaction(tx, ctx, source, inputs, receivedAt),
-      );
-      for (const incident of opened) announceIncident(ctx, incident);
-      ctx.metrics.alertsReceived.inc({ integration: source.type }, inputs.length);
-      for (const alert of result.alerts) {
-        ctx.logger.info(
-          {
-            alert_id: alert.id,
-            integration: source.type,
-            integration_id: source.integrationId ?? undefined,
-            status: alert.status,
-            incident_id: alert.incident_id,
-          },
-          'alert received',
-        );
-      }
-      return result;
-    } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (attempt >= ATTEMPTS || !code || !RETRYABLE_SQLSTATES.has(code)) throw error;
-      ctx.logger.warn({ attempt, code }, 'alert batch conflicted with another; retrying');
-    }
+  // Two batches touching the same alerts in different orders can deadlock; PostgreSQL then aborts one.
+  const { result, opened } = await retryOnConflict(
+    () =>
+      ctx.sql.begin(async (tx) => {
+        if (source.integrationId !== null) await requireIntakeIntegration(tx, source.integrationId);
+        return recordInTransaction(tx, ctx, source, inputs, receivedAt);
+      }),
+    (attempt, code) => ctx.logger.warn({ attempt, code }, 'alert batch conflicted with another; retrying'),
+  );
+  for (const incident of opened) announceIncident(ctx, incident);
+  ctx.metrics.alertsReceived.inc({ integration: source.type }, inputs.length);
+  for (const alert of result.alerts) {
+    ctx.logger.info(
+      {
+        alert_id: alert.id,
+        integration: source.type,
+        integration_id: source.integrationId ?? undefined,
+        status: alert.status,
+        incident_id: alert.incident_id,
+      },
+      'alert received',
+    );
   }
+  return result;
+}
+
+/**
+ * A keyed batch first takes `for key share` on its integration's row, before any alert lock. The
+ * foreign key check of a new alert takes that lock anyway, but only after the batch locked its known
+ * alerts, while deleting the integration locks the row first and then the alerts (`on delete set
+ * null`): the opposite order, a deadlock. Taken first, a delete waits for the batch, or the batch for
+ * the delete. An integration deleted or disabled since its key was looked up answers what its key now
+ * answers (404), not a foreign key violation (500). (recordAlertsInTransaction's callers need none of
+ * this: heartbeats lock the row themselves, and a sender's resolve or text change inserts no alert.)
+ */
+async function requireIntakeIntegration(tx: TransactionSql, integrationId: string): Promise<void> {
+  const state = await integrations.lockIntegrationForIntake(tx, integrationId);
+  if (state !== 'enabled') throw unknownIntakeKey();
 }
 
 /**

@@ -1,4 +1,5 @@
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
+import { passwordHashSlots } from './hash-slots';
 
 /**
  * scrypt from Node's own crypto (OpenSSL): memory-hard, no native add-on to build. Parameters are
@@ -8,12 +9,16 @@ import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:c
 const params = { N: 2 ** 15, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 
+// Every hash, made or checked, takes one of the process's few slots (hash-slots.ts).
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scrypt(password, salt, KEY_LENGTH, { ...options, maxmem: 128 * 1024 * 1024 }, (error, key) =>
-      error ? reject(error) : resolve(key),
-    );
-  });
+  return passwordHashSlots.run(
+    () =>
+      new Promise((resolve, reject) => {
+        scrypt(password, salt, KEY_LENGTH, { ...options, maxmem: 128 * 1024 * 1024 }, (error, key) =>
+          error ? reject(error) : resolve(key),
+        );
+      }),
+  );
 }
 
 export async function hashPassword(password: string): Promise<string> {
@@ -38,7 +43,11 @@ export async function verifyPassword(password: string, stored: string): Promise<
 // tell an attacker which addresses exist.
 let decoyHash: Promise<string> | undefined;
 export function decoyPasswordHash(): Promise<string> {
-  decoyHash ??= hashPassword(randomBytes(16).toString('hex'));
+  // A refusal (no free hash slot) must not be remembered as the decoy.
+  decoyHash ??= hashPassword(randomBytes(16).toString('hex')).catch((error: unknown) => {
+    decoyHash = undefined;
+    throw error;
+  });
   return decoyHash;
 }
 

@@ -14,12 +14,22 @@ export function presentUser(row: users.UserRow): User {
   };
 }
 
-export function presentApiKey(row: apiKeys.ApiKeyRow): ApiKey {
+export function presentApiKey(row: apiKeys.ApiKeyWithCreator): ApiKey {
   return {
     id: row.id,
     name: row.name,
     role: row.role,
     created_at: row.created_at.toISOString(),
     last_used_at: row.last_used_at?.toISOString() ?? null,
+    created_by:
+      row.created_by && row.creator_name !== null
+        ? {
+            id: row.created_by,
+            name: row.creator_name,
+            email: row.creator_email ?? '',
+            role: row.creator_role ?? 'viewer',
+            active: row.creator_active ?? false,
+          }
+        : null,
   };
 }

@@ -4,7 +4,7 @@ import type { Role } from '@firebreak/schema';
 export interface Principal {
   kind: 'session' | 'api_key';
   role: Role;
-  /** The user behind a session; for an API key, the key's creator (null if removed). */
+  /** The user behind a session; for an API key, the key's creator (a key without one never authenticates). */
   user: { id: string; name: string; email: string } | null;
   /** The API key's id, for `kind: 'api_key'`. */
   apiKeyId?: string;

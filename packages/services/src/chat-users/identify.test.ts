@@ -44,20 +44,29 @@ describe('identifyChatUser', () => {
     expect((await users.findUserById(t.ctx.sql, row.id))?.slack_user_id).toBe('U1FIRST');
   });
 
-  it('falls back to the chat name when the lookup fails or finds nobody', async () => {
+  it('leaves the user unmatched (refused by default) when the lookup fails or finds nobody', async () => {
     const failing: ChatProfileLookup = async () => {
       throw new Error('users.info: ratelimited');
     };
     expect(await identifyChatUser(t.ctx, { id: 'U1DOWN', name: 'down' }, failing)).toEqual({
       actor: { type: 'chat', name: 'down' },
       user: null,
+      unmatched: { reason: 'lookup_failed', allowed: false },
     });
     expect(t.logs.lines.find((l) => l.msg === 'chat user lookup failed')).toMatchObject({
       chat_user_id: 'U1DOWN',
       err: { type: 'Error', message: 'users.info: ratelimited' },
     });
     const nobody: ChatProfileLookup = async () => null;
-    expect((await identifyChatUser(t.ctx, { id: 'U1NONE', name: 'none' }, nobody)).user).toBeNull();
+    expect(await identifyChatUser(t.ctx, { id: 'U1NONE', name: 'none' }, nobody)).toMatchObject({
+      user: null,
+      unmatched: { reason: 'no_email', allowed: false },
+    });
+    // An id that is not a chat user id is neither looked up nor stored.
+    expect(await identifyChatUser(t.ctx, { id: 'U1>|<!channel', name: 'x' }, never)).toMatchObject({
+      user: null,
+      unmatched: { reason: 'invalid_id' },
+    });
   });
 
   it('creates a member from the profile, e-mail lowercased, name falling back to the chat name', async () => {

@@ -1,6 +1,7 @@
 import { users } from '@firebreak/db';
-import type { Actor } from '@firebreak/schema';
+import { type Actor, SLACK_USER_ID_PATTERN } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
+import { readChatUserSettings } from '../settings/chat-users';
 
 /** Who the chat service says sent a command or clicked a button. */
 export interface ChatUserRef {
@@ -21,24 +22,32 @@ export interface ChatProfile {
  */
 export type ChatProfileLookup = (chatUserId: string) => Promise<ChatProfile | null>;
 
+/** Why a chat user matches no Firebreak user. */
+export type UnmatchedReason = 'lookup_failed' | 'no_email' | 'invalid_id';
+
 export interface ChatIdentity {
   /** What the timeline records: `{type: 'chat', id: <user id>, name}`, or without id when unmatched. */
   actor: Actor;
   /** The Firebreak user, or null when the chat service could not tell us who this is. */
   user: users.UserRow | null;
+  /** Set when `user` is null: why, and whether `chat_allow_unmatched_users` lets them act anyway. */
+  unmatched?: { reason: UnmatchedReason; allowed: boolean };
 }
 
 /**
- * A chat user (docs/integrations/slack.md#users) is the user with their chat id; else the user with their
- * profile's e-mail (which then gets the chat id); else a new `member` with `auth_source` chat and no
- * password. When the chat service cannot be asked, the command still runs under the chat name alone: an
- * outage of the chat API must not stop someone from acknowledging an incident.
+ * A chat user (docs/integrations/slack.md#users) is the user with their chat id; else the user with their profile's
+ * e-mail (which then gets the chat id); else a new user with `auth_source` chat, no password and the
+ * role of the `chat_user_default_role` setting. When none of that works (the chat service cannot be
+ * asked, the profile has no e-mail) the identity is unmatched: the caller refuses to act on it unless
+ * `chat_allow_unmatched_users` is on, since a chat name alone proves nothing about the Firebreak role.
  */
 export async function identifyChatUser(
   ctx: ServiceContext,
   who: ChatUserRef,
   lookup: ChatProfileLookup,
 ): Promise<ChatIdentity> {
+  // The id goes into mentions (`<@id>`) and onto the user row: only a well-formed one is taken.
+  if (!SLACK_USER_ID_PATTERN.test(who.id)) return unmatched(ctx, who, 'invalid_id');
   const known = await users.findUserBySlackId(ctx.sql, who.id);
   if (known) return identityOf(known);
 
@@ -47,13 +56,13 @@ export async function identifyChatUser(
     profile = await lookup(who.id);
   } catch (error) {
     ctx.logger.warn({ chat_user_id: who.id, err: error }, 'chat user lookup failed');
-    return unmatched(who);
+    return unmatched(ctx, who, 'lookup_failed');
   }
   // Without an e-mail we cannot tell a newcomer from an existing user; creating one would bind the
-  // chat id to a stranger for good, so this command runs under the chat name only.
+  // chat id to a stranger for good, so this person stays unmatched.
   if (!profile?.email) {
     ctx.logger.warn({ chat_user_id: who.id, found: profile !== null }, 'chat user has no e-mail');
-    return unmatched(who);
+    return unmatched(ctx, who, 'no_email');
   }
 
   const email = profile.email.toLowerCase();
@@ -65,10 +74,12 @@ export async function identifyChatUser(
     return identityOf(existing);
   }
 
+  const { defaultRole } = await readChatUserSettings(ctx.sql);
   const created = await users.insertChatUser(ctx.sql, {
     email,
     name: profile.name || who.name,
     slackUserId: who.id,
+    role: defaultRole,
   });
   if (created) {
     ctx.logger.info({ user_id: created.id, role: created.role, auth_source: 'chat' }, 'user created');
@@ -77,13 +88,22 @@ export async function identifyChatUser(
   // A concurrent command by the same person created (or linked) them first.
   const winner =
     (await users.findUserBySlackId(ctx.sql, who.id)) ?? (await users.findUserByEmail(ctx.sql, email));
-  return winner ? identityOf(winner) : unmatched(who);
+  return winner ? identityOf(winner) : unmatched(ctx, who, 'lookup_failed');
 }
 
 function identityOf(user: users.UserRow): ChatIdentity {
   return { actor: { type: 'chat', id: user.id, name: user.name }, user };
 }
 
-function unmatched(who: ChatUserRef): ChatIdentity {
-  return { actor: { type: 'chat', name: who.name }, user: null };
+async function unmatched(
+  ctx: ServiceContext,
+  who: ChatUserRef,
+  reason: UnmatchedReason,
+): Promise<ChatIdentity> {
+  const { allowUnmatched } = await readChatUserSettings(ctx.sql);
+  return {
+    actor: { type: 'chat', name: who.name },
+    user: null,
+    unmatched: { reason, allowed: allowUnmatched },
+  };
 }

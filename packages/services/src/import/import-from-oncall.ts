@@ -1,5 +1,6 @@
 import { planOnCallImport } from '@firebreak/domain';
 import type { OnCallImportResult } from '@firebreak/schema';
+import type { ChangeOrigin } from '../audit';
 import { createOnCallClient, type OnCallClientOptions } from './oncall-client';
 import { readOnCall } from './read-oncall';
 import { type ImportContext, runImport } from './run-import';
@@ -9,6 +10,8 @@ export interface ImportFromOnCallInput {
   /** Sent to OnCall only; never stored or logged. */
   apiToken: string;
   dryRun: boolean;
+  /** Who asked, for the audit log; the CLI leaves it out (`system`). */
+  origin?: ChangeOrigin;
 }
 
 /** Tests (and only tests) shorten the client's timeouts and waits. */
@@ -27,8 +30,11 @@ export async function importFromOnCall(
   settings: OnCallClientSettings = {},
 ): Promise<OnCallImportResult> {
   const source = await readOnCall(createOnCallClient({ ...settings, url: input.url, token: input.apiToken }));
-  const answer = await runImport(ctx, input.dryRun, (existing, now) =>
-    planOnCallImport(source, existing, now),
+  const answer = await runImport(
+    ctx,
+    input.dryRun,
+    (existing, now) => planOnCallImport(source, existing, now),
+    { source: 'oncall', origin: input.origin },
   );
   ctx.logger.info(
     {

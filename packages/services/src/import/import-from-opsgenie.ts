@@ -1,5 +1,6 @@
 import { planOpsgenieImport } from '@firebreak/domain';
 import type { ImportResult } from '@firebreak/schema';
+import type { ChangeOrigin } from '../audit';
 import { createOpsgenieClient, type OpsgenieClientOptions } from './opsgenie-client';
 import { readOpsgenie } from './read-opsgenie';
 import { type ImportContext, runImport } from './run-import';
@@ -10,6 +11,8 @@ export interface ImportFromOpsgenieInput {
   /** Sent to Opsgenie only; never stored or logged (the keys of imported integrations are stored). */
   apiKey: string;
   dryRun: boolean;
+  /** Who asked, for the audit log; the CLI leaves it out (`system`). */
+  origin?: ChangeOrigin;
 }
 
 /** Tests (and only tests) shorten the client's timeouts and waits. */
@@ -28,8 +31,11 @@ export async function importFromOpsgenie(
   const source = await readOpsgenie(
     createOpsgenieClient({ ...settings, url: input.url, apiKey: input.apiKey }),
   );
-  const answer = await runImport(ctx, input.dryRun, (existing, now) =>
-    planOpsgenieImport(source, existing, now),
+  const answer = await runImport(
+    ctx,
+    input.dryRun,
+    (existing, now) => planOpsgenieImport(source, existing, now),
+    { source: 'opsgenie', origin: input.origin },
   );
   ctx.logger.info(
     {

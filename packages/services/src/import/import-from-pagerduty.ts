@@ -1,5 +1,6 @@
 import { planPagerDutyImport } from '@firebreak/domain';
 import type { ImportResult } from '@firebreak/schema';
+import type { ChangeOrigin } from '../audit';
 import { createPagerDutyClient, type PagerDutyClientOptions } from './pagerduty-client';
 import { readPagerDuty } from './read-pagerduty';
 import { type ImportContext, runImport } from './run-import';
@@ -10,6 +11,8 @@ export interface ImportFromPagerDutyInput {
   /** Sent to PagerDuty only; never stored or logged (the keys of imported integrations are stored). */
   apiToken: string;
   dryRun: boolean;
+  /** Who asked, for the audit log; the CLI leaves it out (`system`). */
+  origin?: ChangeOrigin;
 }
 
 /** Tests (and only tests) shorten the client's timeouts and waits. */
@@ -27,8 +30,11 @@ export async function importFromPagerDuty(
 ): Promise<ImportResult> {
   const client = createPagerDutyClient({ ...settings, url: input.url, token: input.apiToken });
   const source = await readPagerDuty(client, ctx.now());
-  const answer = await runImport(ctx, input.dryRun, (existing, now) =>
-    planPagerDutyImport(source, existing, now),
+  const answer = await runImport(
+    ctx,
+    input.dryRun,
+    (existing, now) => planPagerDutyImport(source, existing, now),
+    { source: 'pagerduty', origin: input.origin },
   );
   ctx.logger.info(
     {

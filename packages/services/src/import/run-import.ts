@@ -1,5 +1,6 @@
 import type { ExistingRecords, ImportPlan } from '@firebreak/domain';
 import type { ImportResult } from '@firebreak/schema';
+import { type ChangeOrigin, recordAudit, systemOrigin } from '../audit';
 import type { ServiceContext } from '../context';
 import { refusingConflicts } from '../oncall/write-errors';
 import { changedMeanwhile } from './changed-meanwhile';
@@ -9,6 +10,12 @@ import { idsOfExisting, writePlan } from './write-plan';
 
 /** An import needs no queue or metrics, so the CLI can run it with a database alone. */
 export type ImportContext = Pick<ServiceContext, 'sql' | 'logger' | 'now'>;
+
+/** What the audit row of an import names: the source system and who asked (the CLI is `system`). */
+export interface ImportAudit {
+  source: 'oncall' | 'opsgenie' | 'pagerduty';
+  origin?: ChangeOrigin | undefined;
+}
 
 /**
  * The part every importer shares once the source has been read (outside any transaction, since reading
@@ -21,6 +28,7 @@ export async function runImport(
   ctx: ImportContext,
   dryRun: boolean,
   plan: (existing: ExistingRecords, now: Date) => ImportPlan,
+  audit?: ImportAudit,
 ): Promise<ImportResult> {
   const run = ctx.sql.begin(dryRun ? 'read only' : 'read write', async (tx) => {
     const existing = await readExisting(tx);
@@ -29,7 +37,19 @@ export async function runImport(
     const ids = dryRun
       ? idsOfExisting(existing.userIds)
       : await writePlan(tx, planned, existing.userIds, now);
-    return presentImport(planned, ids, dryRun);
+    const answer = presentImport(planned, ids, dryRun);
+    // A dry run changes nothing, so it has no audit row. The setup tokens are redacted by name.
+    if (!dryRun) {
+      await recordAudit(tx, ctx, {
+        origin: audit?.origin ?? systemOrigin,
+        entity: 'import',
+        entityId: audit?.source ?? null,
+        action: 'import',
+        before: null,
+        after: { source: audit?.source ?? null, ...answer },
+      });
+    }
+    return answer;
   });
   return refusingConflicts(run, changedMeanwhile);
 }

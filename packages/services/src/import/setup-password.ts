@@ -11,19 +11,27 @@ import type { ServiceContext } from '../context';
  * works once; unknown, used and expired tokens get the same 401, which tells a guesser nothing.
  */
 export async function setupPassword(ctx: ServiceContext, input: SetupPasswordInput): Promise<User> {
-  // Hashed first, whatever the token: every answer takes the same time.
+  // The token is checked before the password is hashed, so made-up tokens cost no scrypt (a flood
+  // of them would otherwise take every hash slot from real logins). Answering a bad token sooner tells
+  // a guesser nothing: 256 random bits cannot be guessed by timing. The claim below checks it again,
+  // in the transaction, so a token used meanwhile still works only once.
+  const tokenHash = hashToken(input.token);
+  if (!(await setupTokens.isUsableSetupToken(ctx.sql, tokenHash, ctx.now()))) throw unknownToken();
   const passwordHash = await hashPassword(input.password);
   const row = await ctx.sql.begin(async (tx) => {
     const now = ctx.now();
-    const claimed = await setupTokens.claimSetupToken(tx, hashToken(input.token), now);
+    const claimed = await setupTokens.claimSetupToken(tx, tokenHash, now);
     const user = claimed ? await userAdmin.lockUser(tx, claimed.user_id) : undefined;
     // A deactivated user's token stays unused (the transaction rolls back), as their login would.
-    if (!user?.active)
-      throw new AppError('unauthorized', 'This setup token is unknown, already used or expired.');
+    if (!user?.active) throw unknownToken();
     await setupTokens.deleteSetupTokensOfUser(tx, user.id);
     await userAdmin.deleteSessionsOfUser(tx, user.id);
     return (await userAdmin.updateUser(tx, user.id, { password_hash: passwordHash }, now))!;
   });
   ctx.logger.info({ user_id: row.id }, 'password set with a setup token');
   return presentUser(row);
+}
+
+function unknownToken(): AppError {
+  return new AppError('unauthorized', 'This setup token is unknown, already used or expired.');
 }

@@ -138,8 +138,9 @@ async function applyStatusChange(
     jobs.push(chatJobs.markResolved(row.id));
     // After resolution a post-mortem is drafted (docs/ai.md#requests), when an AI provider is configured.
     if (features.ai) {
-      const draft = await ai.insertAiRequest(tx, { kind: 'postmortem', incidentId: row.id, at });
-      jobs.push({ name: 'ai.postmortem', payload: { request_id: draft.id } });
+      // A draft already pending (asked for before the resolution) is the one: no second job.
+      const draft = await ai.insertIncidentAiRequest(tx, { kind: 'postmortem', incidentId: row.id, at });
+      if (draft.created) jobs.push({ name: 'ai.postmortem', payload: { request_id: draft.row.id } });
     }
   }
   return updated;

@@ -1,6 +1,8 @@
 import { integrations } from '@firebreak/db';
 import type { Integration } from '@firebreak/schema';
+import { type ChangeOrigin, recordAudit, systemOrigin } from '../audit';
 import type { ServiceContext } from '../context';
+import { integrationAuditView } from './audit-view';
 import { generateIntakeKey } from './keys';
 import { type IntegrationAudience, presentIntegration } from './present';
 import { integrationNotFound } from './queries';
@@ -13,8 +15,22 @@ export async function rotateIntegrationKey(
   ctx: ServiceContext,
   id: string,
   audience: IntegrationAudience,
+  origin: ChangeOrigin = systemOrigin,
 ): Promise<Integration> {
-  const row = await integrations.setIntegrationKey(ctx.sql, id, generateIntakeKey(), ctx.now());
+  const row = await ctx.sql.begin(async (tx) => {
+    const before = await integrations.findIntegration(tx, id);
+    const after = await integrations.setIntegrationKey(tx, id, generateIntakeKey(), ctx.now());
+    if (!before || !after) return undefined;
+    await recordAudit(tx, ctx, {
+      origin,
+      entity: 'integration',
+      entityId: id,
+      action: 'rotate',
+      before: integrationAuditView(before),
+      after: integrationAuditView(after),
+    });
+    return after;
+  });
   if (!row) throw integrationNotFound(id);
   ctx.logger.info({ integration_id: id }, 'integration key rotated');
   const current = await integrations.findIntegration(ctx.sql, id);

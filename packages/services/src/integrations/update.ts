@@ -1,7 +1,9 @@
 import { integrations } from '@firebreak/db';
 import { AppError, type Integration, type UpdateIntegrationInput } from '@firebreak/schema';
+import { type ChangeOrigin, recordAudit, systemOrigin } from '../audit';
 import type { ServiceContext } from '../context';
 import { settleHeartbeatOnDisable } from '../heartbeats/settle';
+import { integrationAuditView } from './audit-view';
 import { requireEscalationPolicy } from './checks';
 import { type IntegrationAudience, presentIntegration } from './present';
 import { integrationNotFound } from './queries';
@@ -14,6 +16,7 @@ export async function updateIntegration(
   id: string,
   input: UpdateIntegrationInput,
   audience: IntegrationAudience,
+  origin: ChangeOrigin = systemOrigin,
 ): Promise<Integration> {
   const existing = await integrations.findIntegration(ctx.sql, id);
   if (!existing) throw integrationNotFound(id);
@@ -32,7 +35,8 @@ export async function updateIntegration(
     // Turning a heartbeat off resolves its missed alert in the same transaction: nobody expects its
     // pings any more (docs/integrations/heartbeats.md).
     if (existing.type === 'heartbeat' && input.enabled === false) await settleHeartbeatOnDisable(tx, ctx, id);
-    return integrations.updateIntegration(
+    const before = await integrations.findIntegration(tx, id);
+    const after = await integrations.updateIntegration(
       tx,
       id,
       {
@@ -46,6 +50,17 @@ export async function updateIntegration(
       },
       ctx.now(),
     );
+    if (before && after) {
+      await recordAudit(tx, ctx, {
+        origin,
+        entity: 'integration',
+        entityId: id,
+        action: 'update',
+        before: integrationAuditView(before),
+        after: integrationAuditView(after),
+      });
+    }
+    return after;
   });
   if (!row) throw integrationNotFound(id);
   ctx.logger.info({ integration_id: id }, 'integration updated');

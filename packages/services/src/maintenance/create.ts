@@ -1,5 +1,6 @@
 import { maintenanceWindows } from '@firebreak/db';
 import { AppError, type CreateMaintenanceWindowInput, type MaintenanceWindow } from '@firebreak/schema';
+import { type ChangeOrigin, recordAudit, systemOrigin } from '../audit';
 import type { ServiceContext } from '../context';
 import { presentMaintenanceWindow } from './present';
 
@@ -12,20 +13,32 @@ export async function createMaintenanceWindow(
   ctx: ServiceContext,
   input: CreateMaintenanceWindowInput,
   createdBy: string | null,
+  origin: ChangeOrigin = systemOrigin,
 ): Promise<MaintenanceWindow> {
   await requireIntegrations(ctx, input.match.integration_ids ?? []);
   const at = ctx.now();
-  const row = await maintenanceWindows.insertWindow(
-    ctx.sql,
-    {
-      name: input.name,
-      startsAt: new Date(input.starts_at),
-      endsAt: new Date(input.ends_at),
-      match: input.match,
-      createdBy,
-    },
-    at,
-  );
+  const row = await ctx.sql.begin(async (tx) => {
+    const inserted = await maintenanceWindows.insertWindow(
+      tx,
+      {
+        name: input.name,
+        startsAt: new Date(input.starts_at),
+        endsAt: new Date(input.ends_at),
+        match: input.match,
+        createdBy,
+      },
+      at,
+    );
+    await recordAudit(tx, ctx, {
+      origin,
+      entity: 'maintenance_window',
+      entityId: inserted.id,
+      action: 'create',
+      before: null,
+      after: presentMaintenanceWindow(inserted, at),
+    });
+    return inserted;
+  });
   ctx.logger.info(
     { maintenance_window_id: row.id, starts_at: row.starts_at, ends_at: row.ends_at },
     'maintenance window created',

@@ -268,6 +268,34 @@ describe('deleting a window', () => {
     expect(await incidentsOpened()).toHaveLength(2);
   });
 
+  it('two active windows deleted at the same time: both end, each releasing its own alerts', async () => {
+    // Each delete locks its window, then the other active ones (where its alerts may move); in
+    // opposite orders the two would wait on each other, and PostgreSQL would abort one.
+    const { source } = await integrationWithPolicy();
+    for (let round = 0; round < 5; round++) {
+      const shards = [`a${round}`, `b${round}`];
+      const windows = [];
+      for (const shard of shards) {
+        windows.push(await window({ labels: { shard } }, '2026-11-21T09:00:00Z', '2026-11-21T12:00:00Z'));
+        const held = [1, 2, 3].map((i) => alert(`${shard}-${i}`, { shard }));
+        expect(await recordAlerts(t.ctx, source, held)).toMatchObject({ suppressed: 3 });
+      }
+      await Promise.all(windows.map((w) => deleteMaintenanceWindow(t.ctx, w.id)));
+      for (const shard of shards) {
+        for (const i of [1, 2, 3]) {
+          expect(await alertView(`${shard}-${i}`)).toMatchObject({
+            incident_id: expect.any(String),
+            suppressed_by: null,
+          });
+        }
+      }
+    }
+    const ended = await listMaintenanceWindows(t.ctx, { status: 'ended' });
+    expect(ended).toHaveLength(10);
+    // Neither waited on the other in a cycle: no deadlock had to be broken and retried.
+    expect(t.logs.messages()).not.toContain('maintenance window delete conflicted; retrying');
+  });
+
   it('removes a scheduled window, and releases an ended one the timer has not reached yet', async () => {
     const { source } = await integrationWithPolicy();
     const later = await window({}, '2026-11-21T13:00:00Z', '2026-11-21T14:00:00Z');

@@ -25,20 +25,22 @@ export interface Release {
 
 /**
  * Releases the alerts a window held back (docs/api.md#maintenance-windows), inside the caller's
- * transaction, which has locked the window. A problem that outlives the maintenance must not be missed:
- * each alert still firing goes through the current routing rules, with the policy of the integration
- * it came through as the fallback, unless another active window matches it.
+ * transaction, which has locked the window and, before it, `others`: the other windows active now, in
+ * the order intake picks one. Windows are always locked before alerts, so this never waits for a
+ * window while holding alerts a concurrent delete or batch needs. A problem that outlives the
+ * maintenance must not be missed: each alert still firing goes through the current routing rules, with
+ * the policy of the integration it came through as the fallback, unless another active window matches it.
  */
 export async function releaseHeldAlerts(
   tx: TransactionSql,
   ctx: ServiceContext,
   window: maintenanceWindows.MaintenanceWindowRow,
+  others: readonly maintenanceWindows.MaintenanceWindowRow[],
   at: Date,
 ): Promise<Release> {
   const held = await maintenanceWindows.lockHeldAlerts(tx, window.id);
   const release: Release = { window, routed: 0, heldByAnother: 0, resolvedMeanwhile: 0, opened: [] };
   if (held.length === 0) return release;
-  const others = (await maintenanceWindows.listActiveWindows(tx, at)).filter((w) => w.id !== window.id);
   const rules = (await routingRules.listRoutingRules(tx, { enabledOnly: true })).sort(byEvaluationOrder);
 
   const toRoute: maintenanceWindows.HeldAlertRow[] = [];
@@ -104,7 +106,8 @@ export async function releaseEndedWindows(ctx: ServiceContext): Promise<number> 
         const window = await maintenanceWindows.claimEndedWindow(tx, at, failed);
         if (!window) return undefined;
         claimed = window.id;
-        const result = await releaseHeldAlerts(tx, ctx, window, at);
+        const others = (await maintenanceWindows.listActiveWindows(tx, at)).filter((w) => w.id !== window.id);
+        const result = await releaseHeldAlerts(tx, ctx, window, others, at);
         await maintenanceWindows.markReleased(tx, window.id, at);
         return result;
       });

@@ -1,5 +1,6 @@
 import { escalationPolicies } from '@firebreak/db';
 import type { CreateEscalationPolicyInput, EscalationPolicy } from '@firebreak/schema';
+import { type ChangeOrigin, recordAudit, systemOrigin } from '../audit';
 import type { ServiceContext } from '../context';
 import { policyConflicts, toNewTiers } from './escalation-tiers';
 import { presentEscalationPolicy } from './present';
@@ -9,6 +10,7 @@ import { refusingConflicts } from './write-errors';
 export async function createEscalationPolicy(
   ctx: ServiceContext,
   input: CreateEscalationPolicyInput,
+  origin: ChangeOrigin = systemOrigin,
 ): Promise<EscalationPolicy> {
   const write = ctx.sql.begin(async (tx) => {
     const tiers = await toNewTiers(tx, input.tiers);
@@ -20,7 +22,16 @@ export async function createEscalationPolicy(
       at: ctx.now(),
     });
     await escalationPolicies.replaceTiers(tx, row.id, tiers);
-    return (await escalationPolicies.findPolicy(tx, row.id))!;
+    const created = (await escalationPolicies.findPolicy(tx, row.id))!;
+    await recordAudit(tx, ctx, {
+      origin,
+      entity: 'escalation_policy',
+      entityId: row.id,
+      action: 'create',
+      before: null,
+      after: presentEscalationPolicy(created),
+    });
+    return created;
   });
   const record = await refusingConflicts(write, policyConflicts(input.name));
   ctx.logger.info(

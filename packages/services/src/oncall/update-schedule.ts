@@ -1,5 +1,6 @@
 import { schedules } from '@firebreak/db';
 import type { Schedule, UpdateScheduleInput } from '@firebreak/schema';
+import { type ChangeOrigin, recordAudit, systemOrigin } from '../audit';
 import type { ServiceContext } from '../context';
 import { presentSchedule } from './present';
 import { scheduleConflicts, toNewLayers } from './schedule-layers';
@@ -14,10 +15,12 @@ export async function updateSchedule(
   ctx: ServiceContext,
   id: string,
   input: UpdateScheduleInput,
+  origin: ChangeOrigin = systemOrigin,
 ): Promise<Schedule> {
   const write = ctx.sql.begin(async (tx) => {
     const current = await schedules.lockSchedule(tx, id);
     if (!current) throw notFound('schedule', id);
+    const before = (await schedules.findSchedule(tx, id))!;
     const timezone = input.timezone ?? current.timezone;
     const layers = input.layers ? await toNewLayers(tx, input.layers, timezone) : undefined;
     const fields = {
@@ -26,7 +29,16 @@ export async function updateSchedule(
     };
     await schedules.updateSchedule(tx, id, fields, ctx.now());
     if (layers) await schedules.replaceLayers(tx, id, layers);
-    return (await schedules.findSchedule(tx, id))!;
+    const after = (await schedules.findSchedule(tx, id))!;
+    await recordAudit(tx, ctx, {
+      origin,
+      entity: 'schedule',
+      entityId: id,
+      action: 'update',
+      before: presentSchedule(before),
+      after: presentSchedule(after),
+    });
+    return after;
   });
   const record = await refusingConflicts(write, scheduleConflicts(input.name));
   ctx.logger.info({ schedule_id: id, fields: Object.keys(input) }, 'schedule changed');

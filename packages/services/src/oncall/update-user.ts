@@ -1,5 +1,6 @@
 import { userAdmin } from '@firebreak/db';
 import type { UpdateUserInput, User } from '@firebreak/schema';
+import { type ChangeOrigin, recordAudit, systemOrigin } from '../audit';
 import { hashPassword } from '../auth/passwords';
 import { presentUser } from '../auth/present';
 import type { ServiceContext } from '../context';
@@ -7,10 +8,15 @@ import { lastAdmin, userConflicts } from './user-conflicts';
 import { notFound, refusingConflicts } from './write-errors';
 
 /**
- * `PATCH /api/v1/users/{id}` (admin). A new password ends the user's sessions. Demoting or deactivating
+ * `PATCH /api/v1/users/{id}` (admin). A new password or deactivation ends the user's sessions. Demoting or deactivating
  * the last active admin is refused (409), since nobody could then manage the installation.
  */
-export async function updateUser(ctx: ServiceContext, id: string, input: UpdateUserInput): Promise<User> {
+export async function updateUser(
+  ctx: ServiceContext,
+  id: string,
+  input: UpdateUserInput,
+  origin: ChangeOrigin = systemOrigin,
+): Promise<User> {
   const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
   const write = ctx.sql.begin(async (tx) => {
     // Admins are locked before the user, in the same order as deleteUser, so the two cannot deadlock.
@@ -25,7 +31,18 @@ export async function updateUser(ctx: ServiceContext, id: string, input: UpdateU
       Object.entries({ ...fields, password_hash: passwordHash }).filter(([, value]) => value !== undefined),
     );
     const row = await userAdmin.updateUser(tx, id, changes, ctx.now());
-    if (passwordHash) await userAdmin.deleteSessionsOfUser(tx, id);
+    // A deactivated user's sessions end now, so reactivation does not revive them. A role change
+    // needs no such step: each request reads the user's current role.
+    if (passwordHash || input.active === false) await userAdmin.deleteSessionsOfUser(tx, id);
+    await recordAudit(tx, ctx, {
+      origin,
+      entity: 'user',
+      entityId: id,
+      action: 'update',
+      before: presentUser(current),
+      // A new password shows as a redacted field: the log says it was changed, never to what.
+      after: { ...presentUser(row!), ...(passwordHash ? { password: passwordHash } : {}) },
+    });
     return row!;
   });
   const row = await refusingConflicts(write, userConflicts(input));

@@ -15,6 +15,14 @@ export function presentWebhook(row: outgoingWebhooks.OutgoingWebhookRow): Outgoi
   };
 }
 
+/**
+ * A webhook as its audit row shows it: the API's view plus the secret as a field, which recordAudit
+ * redacts (the log then says a secret was set or changed, never what it is).
+ */
+export function webhookAuditView(row: outgoingWebhooks.OutgoingWebhookRow) {
+  return { ...presentWebhook(row), secret: row.secret };
+}
+
 export function presentDelivery(row: outgoingWebhooks.DeliveryRow): WebhookDelivery {
   return {
     id: row.id,

@@ -1,7 +1,8 @@
 import { outgoingWebhooks } from '@firebreak/db';
 import type { OutgoingWebhook, UpdateOutgoingWebhookInput } from '@firebreak/schema';
+import { type ChangeOrigin, recordAudit, systemOrigin } from '../audit';
 import type { ServiceContext } from '../context';
-import { presentWebhook } from './present';
+import { presentWebhook, webhookAuditView } from './present';
 import { webhookNotFound } from './queries';
 
 /**
@@ -13,8 +14,22 @@ export async function updateOutgoingWebhook(
   ctx: ServiceContext,
   id: string,
   input: UpdateOutgoingWebhookInput,
+  origin: ChangeOrigin = systemOrigin,
 ): Promise<OutgoingWebhook> {
-  const row = await outgoingWebhooks.updateWebhook(ctx.sql, id, input, ctx.now());
+  const row = await ctx.sql.begin(async (tx) => {
+    const before = await outgoingWebhooks.findWebhook(tx, id);
+    const after = await outgoingWebhooks.updateWebhook(tx, id, input, ctx.now());
+    if (!before || !after) return undefined;
+    await recordAudit(tx, ctx, {
+      origin,
+      entity: 'outgoing_webhook',
+      entityId: id,
+      action: 'update',
+      before: webhookAuditView(before),
+      after: webhookAuditView(after),
+    });
+    return after;
+  });
   if (!row) throw webhookNotFound(id);
   // Which fields changed, never their values (the secret; a URL may carry a token of the receiver's).
   ctx.logger.info({ outgoing_webhook_id: id, fields: Object.keys(input) }, 'outgoing webhook updated');

@@ -9,6 +9,7 @@ import {
   type RuleActions,
   type UpdateRoutingRuleInput,
 } from '@firebreak/schema';
+import { type ChangeOrigin, recordAudit, systemOrigin } from '../audit';
 import type { ServiceContext } from '../context';
 
 function present(row: routingRules.RoutingRuleRow): RoutingRule {
@@ -71,10 +72,22 @@ async function requireIntegrations(ctx: ServiceContext, criteria: MatchCriteria 
 export async function createRoutingRule(
   ctx: ServiceContext,
   input: CreateRoutingRuleInput,
+  origin: ChangeOrigin = systemOrigin,
 ): Promise<RoutingRule> {
   await requirePolicy(ctx, input.actions);
   await requireIntegrations(ctx, input.match_criteria);
-  const row = await routingRules.insertRoutingRule(ctx.sql, input, ctx.now());
+  const row = await ctx.sql.begin(async (tx) => {
+    const inserted = await routingRules.insertRoutingRule(tx, input, ctx.now());
+    await recordAudit(tx, ctx, {
+      origin,
+      entity: 'routing_rule',
+      entityId: inserted.id,
+      action: 'create',
+      before: null,
+      after: present(inserted),
+    });
+    return inserted;
+  });
   ctx.logger.info({ routing_rule_id: row.id, priority: row.priority }, 'routing rule created');
   return present(row);
 }
@@ -83,17 +96,46 @@ export async function updateRoutingRule(
   ctx: ServiceContext,
   id: string,
   input: UpdateRoutingRuleInput,
+  origin: ChangeOrigin = systemOrigin,
 ): Promise<RoutingRule> {
   await requirePolicy(ctx, input.actions);
   await requireIntegrations(ctx, input.match_criteria);
-  const row = await routingRules.updateRoutingRule(ctx.sql, id, input, ctx.now());
-  if (!row) throw notFound(id);
+  const row = await ctx.sql.begin(async (tx) => {
+    const before = await routingRules.lockRoutingRule(tx, id);
+    if (!before) throw notFound(id);
+    const after = (await routingRules.updateRoutingRule(tx, id, input, ctx.now()))!;
+    await recordAudit(tx, ctx, {
+      origin,
+      entity: 'routing_rule',
+      entityId: id,
+      action: 'update',
+      before: present(before),
+      after: present(after),
+    });
+    return after;
+  });
   ctx.logger.info({ routing_rule_id: id }, 'routing rule updated');
   return present(row);
 }
 
-export async function deleteRoutingRule(ctx: ServiceContext, id: string): Promise<void> {
-  if (!(await routingRules.deleteRoutingRule(ctx.sql, id))) throw notFound(id);
+export async function deleteRoutingRule(
+  ctx: ServiceContext,
+  id: string,
+  origin: ChangeOrigin = systemOrigin,
+): Promise<void> {
+  await ctx.sql.begin(async (tx) => {
+    const before = await routingRules.lockRoutingRule(tx, id);
+    if (!before) throw notFound(id);
+    await routingRules.deleteRoutingRule(tx, id);
+    await recordAudit(tx, ctx, {
+      origin,
+      entity: 'routing_rule',
+      entityId: id,
+      action: 'delete',
+      before: present(before),
+      after: null,
+    });
+  });
   ctx.logger.info({ routing_rule_id: id }, 'routing rule deleted');
 }
 

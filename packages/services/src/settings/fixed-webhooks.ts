@@ -4,7 +4,7 @@ import type { ServiceContext } from '../context';
 
 // Every fixed-path request asks; a few seconds of staleness is the price of not reading the settings
 // table per alert. Another process sees a change within this time; this process at once (the write
-// below forgets its cached answer).
+// forgets its cached answer: forgetFixedWebhooksEnabled).
 const CACHE_TTL_MS = 5000;
 const cache = new WeakMap<object, { enabled: boolean; readAt: number }>();
 
@@ -19,11 +19,9 @@ export async function fixedWebhooksEnabled(ctx: Pick<ServiceContext, 'sql'>): Pr
   return enabled;
 }
 
-/** Turns the fixed paths off (keyed intake keeps working) or on again. */
-export async function setFixedWebhooksEnabled(ctx: ServiceContext, enabled: boolean): Promise<void> {
-  await settings.putSetting(ctx.sql, settingKeys.fixedWebhooksEnabled, enabled);
+/** After a change of the setting (updateSettings): this process reads it afresh at once. */
+export function forgetFixedWebhooksEnabled(ctx: Pick<ServiceContext, 'sql'>): void {
   cache.delete(ctx.sql);
-  ctx.logger.info({ fixed_webhooks_enabled: enabled }, 'fixed webhooks setting changed');
 }
 
 export interface OpenIntakePath {

@@ -1,6 +1,8 @@
 import { settings } from '@firebreak/db';
 import { webhookIntegrations } from '@firebreak/domain';
+import { type ChangeOrigin, systemOrigin } from '../audit';
 import type { ServiceContext } from '../context';
+import { auditedSettingsWrite } from './audited-write';
 
 /**
  * Webhook credentials, one settings row each. They are stored as given: verifying an HMAC needs the
@@ -26,9 +28,17 @@ export async function readSnsTopicAllowlist(ctx: ServiceContext): Promise<string
   return (await settings.getSetting<string[]>(ctx.sql, snsTopicsKey)) ?? null;
 }
 
-export async function writeSnsTopicAllowlist(ctx: ServiceContext, topics: string[] | null): Promise<void> {
-  if (topics === null) await settings.deleteSetting(ctx.sql, snsTopicsKey);
-  else await settings.putSetting(ctx.sql, snsTopicsKey, topics);
+export async function writeSnsTopicAllowlist(
+  ctx: ServiceContext,
+  topics: string[] | null,
+  origin: ChangeOrigin = systemOrigin,
+): Promise<void> {
+  await ctx.sql.begin((tx) =>
+    auditedSettingsWrite(tx, ctx, origin, 'integrations', [snsTopicsKey], async () => {
+      if (topics === null) await settings.deleteSetting(tx, snsTopicsKey);
+      else await settings.putSetting(tx, snsTopicsKey, topics);
+    }),
+  );
   ctx.logger.info({ topics: topics?.length ?? null }, 'integration settings changed');
 }
 
@@ -44,15 +54,19 @@ export async function readIntegrationSecret(
 export async function writeIntegrationSecrets(
   ctx: ServiceContext,
   values: Partial<Record<IntegrationSecret, string | null>>,
+  origin: ChangeOrigin = systemOrigin,
 ): Promise<void> {
-  await ctx.sql.begin(async (tx) => {
-    for (const [name, value] of Object.entries(values) as Array<
-      [IntegrationSecret, string | null | undefined]
-    >) {
-      if (value === undefined) continue;
-      if (value === null) await settings.deleteSetting(tx, integrationSecrets[name]);
-      else await settings.putSetting(tx, integrationSecrets[name], value);
-    }
-  });
+  const given = (Object.entries(values) as Array<[IntegrationSecret, string | null | undefined]>).filter(
+    ([, value]) => value !== undefined,
+  );
+  const keys = given.map(([name]) => integrationSecrets[name]);
+  await ctx.sql.begin((tx) =>
+    auditedSettingsWrite(tx, ctx, origin, 'integrations', keys, async () => {
+      for (const [name, value] of given) {
+        if (value === null || value === undefined) await settings.deleteSetting(tx, integrationSecrets[name]);
+        else await settings.putSetting(tx, integrationSecrets[name], value);
+      }
+    }),
+  );
   ctx.logger.info({ changed: Object.keys(values) }, 'integration settings changed');
 }

@@ -2,6 +2,7 @@ import { settingKeys, settings } from '@firebreak/db';
 import { webhookIntegrations } from '@firebreak/domain';
 import type { SettingsView } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
+import { chatUserSettingsIn } from './chat-users';
 import { fixedWebhooksEnabledIn, openIntakePaths } from './fixed-webhooks';
 import { integrationSecrets } from './integrations';
 
@@ -63,5 +64,7 @@ export async function getSettingsView(
       (values.get(settingKeys.defaultEscalationPolicy) as string | undefined) ?? null,
     fixed_webhooks_enabled: fixedWebhooksEnabledIn(values),
     open_intake: openIntakePaths(values),
+    chat_user_default_role: chatUserSettingsIn(values).defaultRole,
+    chat_allow_unmatched_users: chatUserSettingsIn(values).allowUnmatched,
   };
 }

@@ -35,6 +35,7 @@ export async function createTestContext(): Promise<TestContext> {
       metrics,
       failures,
       features: { ai: false },
+      sessionIdleTimeoutMs: 12 * 60 * 60 * 1000,
       now: () => new Date(),
     },
     logs,

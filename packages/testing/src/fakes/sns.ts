@@ -121,12 +121,24 @@ export class FakeSns {
 
   /**
    * A copy of `envelope` as SNS would deliver it: `SigningCertURL` (this fake's certificate),
-   * `SignatureVersion` and a base64 `Signature` over the canonical string, made with this fake's key.
+   * `SignatureVersion`, `Timestamp` (`sentAt`, default now) and a base64 `Signature` over the canonical
+   * string, made with this fake's key.
    * Change a signed field afterwards and the signature no longer verifies; unsigned fields may change.
    */
-  sign<T extends SnsEnvelopeFields>(envelope: T, version: SnsSignatureVersion = '2'): SignedSnsEnvelope<T> {
+  sign<T extends SnsEnvelopeFields>(
+    envelope: T,
+    version: SnsSignatureVersion = '2',
+    sentAt: Date = new Date(),
+  ): SignedSnsEnvelope<T> {
     const { Signature: _old, ...rest } = envelope;
-    const unsigned = { ...rest, SigningCertURL: this.certificateUrl, SignatureVersion: version };
+    // Like SNS, the fake stamps the time of sending: receivers refuse old messages as replays, and the
+    // fixtures' own Timestamps are long past.
+    const unsigned = {
+      ...rest,
+      Timestamp: sentAt.toISOString(),
+      SigningCertURL: this.certificateUrl,
+      SignatureVersion: version,
+    };
     const data = Buffer.from(this.stringToSign(unsigned), 'utf8');
     const signature = rsaSign(ALGORITHMS[version], data, this.privateKeyPem).toString('base64');
     return { ...unsigned, Signature: signature } as unknown as SignedSnsEnvelope<T>;

@@ -59,6 +59,7 @@ export function ApiKeysSection() {
             <tr>
               <th>Name</th>
               <th>Role</th>
+              <th>Created by</th>
               <th>Created</th>
               <th>Last used</th>
               <th />
@@ -69,6 +70,12 @@ export function ApiKeysSection() {
               <tr key={key.id}>
                 <td>{key.name}</td>
                 <td>{key.role}</td>
+                {/* The key acts for this person, never above their current role (docs/api.md#authentication). */}
+                <td>
+                  {key.created_by
+                    ? `${key.created_by.name} (${key.created_by.active ? key.created_by.role : 'deactivated'})`
+                    : '—'}
+                </td>
                 <td>{formatRelative(key.created_at)}</td>
                 <td>{key.last_used_at ? formatRelative(key.last_used_at) : 'never'}</td>
                 <td>

@@ -4,7 +4,9 @@ import { api } from '../../lib/api';
 import { canWrite, useMe } from '../../lib/session';
 import { AiSection } from './AiSection';
 import { ApiKeysSection } from './ApiKeysSection';
+import { AuditLogLink } from './AuditLogLink';
 import { ChatSection } from './ChatSection';
+import { ChatUsersSection } from './ChatUsersSection';
 import { DefaultPolicySection } from './DefaultPolicySection';
 import { FixedPathsSection } from './FixedPathsSection';
 import { OutgoingWebhooksLink } from './OutgoingWebhooksLink';
@@ -31,8 +33,10 @@ export function SettingsPage() {
             <ChatSection settings={settings.data} admin={admin} />
             <AiSection settings={settings.data} />
           </div>
+          <ChatUsersSection settings={settings.data} admin={admin} />
           <DefaultPolicySection settings={settings.data} admin={admin} />
           {admin ? <OutgoingWebhooksLink /> : null}
+          {admin ? <AuditLogLink /> : null}
           {admin ? <ApiKeysSection /> : null}
         </div>
       ) : null}

@@ -1,15 +1,19 @@
 /**
- * How a sender signs the generic webhook (docs/integrations/alert-webhooks.md):
- * `X-Service-Signature: sha256=<hex>` where the hex is HMAC-SHA256 of the raw body under the signing
- * secret. The secret itself is never shown again after saving, so the recipe reads it from `$SECRET`.
+ * How a sender signs the generic webhook (docs/integrations/alert-webhooks.md#generic):
+ * `X-Service-Timestamp: <unix seconds>` and `X-Service-Signature: sha256=<hex>`, the hex being
+ * HMAC-SHA256 of `<timestamp>.<raw body>` under the signing secret. The timestamped form is the one
+ * shown: it is only accepted within 5 minutes, so a captured request cannot be replayed (the plain
+ * HMAC of the body alone is still accepted, for senders set up before). The secret itself is never
+ * shown again after saving, so the recipe reads it from `$SECRET`.
  */
 export function signatureRecipe(baseUrl: string): string {
   const url = `${baseUrl.replace(/\/+$/, '')}/api/v1/webhooks/generic`;
   return [
     `body='{"alerts":[{"title":"Checkout 5xx above 2%","severity":"critical"}]}'`,
-    `sig=$(printf '%s' "$body" | openssl dgst -sha256 -hmac "$SECRET" -hex | sed 's/^.* //')`,
+    'ts=$(date +%s)',
+    `sig=$(printf '%s.%s' "$ts" "$body" | openssl dgst -sha256 -hmac "$SECRET" -hex | sed 's/^.* //')`,
     `curl -s ${url} -H 'content-type: application/json' \\`,
-    `  -H "X-Service-Signature: sha256=$sig" -d "$body"`,
+    `  -H "X-Service-Timestamp: $ts" -H "X-Service-Signature: sha256=$sig" -d "$body"`,
   ].join('\n');
 }
 
