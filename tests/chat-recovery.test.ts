@@ -1,5 +1,6 @@
 // Chat work a Redis restarted empty lost is recovered from PostgreSQL (docs/integrations/slack.md#recovery):
 // every channel, card, post, page and rename arrives, each once.
+import { chat } from '@firebreak/db';
 import { createTestRuntime, type TestRuntime } from '@firebreak/runtime/testing';
 import { addNote, createIncident, updateIncident } from '@firebreak/services';
 import {
@@ -194,6 +195,83 @@ describe('chat recovery after Redis restarted empty', () => {
     await h.idle();
     expect(h.fake.dms('U0ALICE01')).toHaveLength(1);
     expect(postsContaining(h.fake, '🚨 *Escalation*')).toBe(1);
+  });
+});
+
+describe('chat recovery of pages', () => {
+  /** The incident's escalation step, written again (as later steps would be) with no job of its own. */
+  async function missedStepsAfter(runtime: TestRuntime, incidentId: string, count: number) {
+    for (let n = 0; n < count; n++) {
+      await runtime.sql`
+        insert into timeline_entries (incident_id, type, actor_type, actor_name, data)
+        select incident_id, type, actor_type, actor_name, data from timeline_entries
+        where incident_id = ${incidentId} and type = 'escalation_triggered' order by seq limit 1`;
+    }
+    const steps = await runtime.sql<{ id: string }[]>`
+      select id from timeline_entries
+      where incident_id = ${incidentId} and type = 'escalation_triggered' order by seq`;
+    return steps.map((s) => s.id);
+  }
+
+  async function pagedEntries(runtime: TestRuntime): Promise<string[]> {
+    const rows = await runtime.sql<{ entry_id: string }[]>`
+      select entry_id from chat_direct_messages order by entry_id`;
+    return rows.map((r) => r.entry_id);
+  }
+
+  it('sends only the latest missed step of each incident', async () => {
+    const h = await harness();
+    const alice = await chatUser(h.runtime, 'Alice', 'U0ALICE01');
+    await defaultPolicyPaging(h.runtime, [alice.id]);
+    const first = await h.open('Three steps missed');
+    const second = await h.open('Three steps missed too');
+    await waitFor(async () => (await countOf(h.runtime, 'escalation entries')) === 2, { what: 'pages' });
+    const firstSteps = await missedStepsAfter(h.runtime, first.id, 2);
+    const secondSteps = await missedStepsAfter(h.runtime, second.id, 2);
+    await relayEverything(h.worker, h.runtime);
+    await deleteRedisKeys(h.runtime.ctx.redisPrefix);
+
+    const chat = startRecoveringChat(h.runtime);
+    await waitFor(async () => (await chat.recoverLostWork()) === 0, {
+      what: 'nothing owed any more',
+      timeoutMs: 30_000,
+    });
+    await h.idle();
+
+    // One page per incident, for its latest step: the earlier ones are stale.
+    expect(h.fake.dms('U0ALICE01')).toHaveLength(2);
+    expect(await pagedEntries(h.runtime)).toEqual([firstSteps.at(-1), secondSteps.at(-1)].sort());
+  });
+
+  it('does not page again for a step chat gave up on', async () => {
+    const h = await harness();
+    const alice = await chatUser(h.runtime, 'Alice', 'U0ALICE01');
+    await defaultPolicyPaging(h.runtime, [alice.id]);
+    const incident = await h.open('Paged through an outage');
+    await waitFor(async () => (await countOf(h.runtime, 'escalation entries')) === 1, { what: 'page' });
+    await relayEverything(h.worker, h.runtime);
+    // The notice's job ran out of tries in a chat outage: its last try wrote this, and no message.
+    await deleteRedisKeys(h.runtime.ctx.redisPrefix);
+    await chat.recordChatFailureOnce(
+      h.runtime.sql,
+      incident.id,
+      { operation: 'direct_message', code: 'service_unavailable' },
+      new Date(),
+    );
+
+    const recovering = startRecoveringChat(h.runtime);
+    await waitFor(async () => (await recovering.recoverLostWork()) === 0, {
+      what: 'nothing owed any more',
+      timeoutMs: 30_000,
+    });
+    await h.idle();
+    // The channel still gets its card and the step; nobody is paged late.
+    const channelId = await h.channelOf(incident.id);
+    expect(texts(h.fake, channelId)).toEqual([
+      expect.stringContaining('Paged through an outage'),
+      expect.stringMatching(/^🚨 \*Escalation\*/),
+    ]);
+    expect(h.fake.dms('U0ALICE01')).toEqual([]);
   });
 });
 

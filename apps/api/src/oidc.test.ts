@@ -251,10 +251,10 @@ describe('single sign-on', () => {
     expect(await runtime.sql`select 1 from users where email = ${outsider.email}`).toHaveLength(0);
   });
 
-  it('links an existing user by verified e-mail, and refuses an unverified one', async () => {
+  it('links an existing user without a password by verified e-mail, and refuses an unverified one', async () => {
     const [existing] = await runtime.sql<{ id: string }[]>`
-      insert into users (email, name, role, password_hash)
-      values ('existing@example.test', 'Existing', 'viewer', ${await hashPassword('existing-pass')})
+      insert into users (email, name, role, auth_source)
+      values ('existing@example.test', 'Existing', 'viewer', 'chat')
       returning id`;
     const unverified = addAccount({ email: 'existing@example.test', email_verified: false });
     expect((await signIn(appWith(), unverified.id)).status).toBe(401);
@@ -265,6 +265,61 @@ describe('single sign-on', () => {
     expect(res.status).toBe(302);
     // A user who was not made by SSO keeps the role given in Firebreak.
     expect(await me(res)).toMatchObject({ role: 'viewer', user: { id: existing!.id } });
+  });
+
+  it('never links a user who has a password, nor the break-glass admin', async () => {
+    const [local] = await runtime.sql<{ id: string }[]>`
+      insert into users (email, name, role, password_hash)
+      values ('has-password@example.test', 'Local', 'admin', ${await hashPassword('local-pass')})
+      returning id`;
+    const res = await signIn(appWith(), addAccount({ email: 'has-password@example.test' }).id);
+    expect(res.status).toBe(401);
+    expect((await bodyOf(res)).error.message).toMatch(/remove the password/);
+    expect(refusals().at(-1)?.reason).toBe('e-mail of a user with a password');
+    expect(await runtime.sql`select 1 from oidc_identities where user_id = ${local!.id}`).toHaveLength(0);
+
+    // Even without a password the break-glass admin is not taken over through the provider.
+    await runtime.sql`update users set password_hash = null where email = ${BREAK_GLASS.email}`;
+    try {
+      const glass = await signIn(appWith(), addAccount({ email: BREAK_GLASS.email }).id);
+      expect(glass.status).toBe(401);
+      expect(refusals().at(-1)?.reason).toBe('e-mail of the break-glass admin');
+    } finally {
+      await runtime.sql`
+        update users set password_hash = ${await hashPassword(BREAK_GLASS.password)}
+        where email = ${BREAK_GLASS.email}`;
+    }
+  });
+
+  it('with OIDC_DEFAULT_ROLE=none refuses an existing local or chat user in no group too', async () => {
+    const app = appWith({ oidc: { ...runtime.config.oidc!, defaultRole: 'none' } });
+    await runtime.sql`
+      insert into users (email, name, role, auth_source)
+      values ('chat-person@example.test', 'Chat Person', 'member', 'chat')`;
+    const res = await signIn(app, addAccount({ email: 'chat-person@example.test', groups: ['x'] }).id);
+    expect(res.status).toBe(401);
+    expect(refusals().at(-1)?.reason).toBe('in no mapped group');
+  });
+
+  it('records SSO user creation and group-driven role changes in the audit log', async () => {
+    const account = addAccount({ groups: ['fb-viewers'] });
+    expect((await signIn(appWith(), account.id)).status).toBe(302);
+    accounts[account.id]!.groups = ['fb-admins'];
+    expect((await signIn(appWith(), account.id)).status).toBe(302);
+    const [user] = await runtime.sql<{ id: string }[]>`select id from users where email = ${account.email}`;
+    const rows = await runtime.sql`
+      select actor_type, actor_name, action, before->>'role' as before_role, after->>'role' as after_role
+      from audit_log where entity_id = ${user!.id} order by seq`;
+    expect(rows).toEqual([
+      { actor_type: 'system', actor_name: 'sso', action: 'create', before_role: null, after_role: 'viewer' },
+      {
+        actor_type: 'system',
+        actor_name: 'sso',
+        action: 'update',
+        before_role: 'viewer',
+        after_role: 'admin',
+      },
+    ]);
   });
 
   it('refuses a deactivated user', async () => {
@@ -361,6 +416,23 @@ describe('PASSWORD_LOGIN=false', () => {
     expect((await login(app, BREAK_GLASS.email, 'wrong-password')).status).toBe(401);
     // And with password login on, the other admin logs in as before.
     expect((await login(appWith(), 'second-admin@example.test', 'second-admin-pass')).status).toBe(200);
+  });
+
+  it('gives nobody else password login once the break-glass admin is deleted', async () => {
+    const app = appWith({ passwordLogin: false });
+    // An admin older than every other but the break-glass one.
+    await runtime.sql`
+      insert into users (email, name, role, password_hash, created_at)
+      values ('next-in-line@example.test', 'Next', 'admin', ${await hashPassword('next-in-line-pass')},
+              '2000-01-01')`;
+    const [glass] = await runtime.sql`select * from users where email = ${BREAK_GLASS.email}`;
+    await runtime.sql`update users set created_at = '1999-01-01' where id = ${glass!.id}`;
+    await runtime.sql`delete from users where id = ${glass!.id}`;
+    try {
+      expect((await login(app, 'next-in-line@example.test', 'next-in-line-pass')).status).toBe(403);
+    } finally {
+      await runtime.sql`insert into users ${runtime.sql(glass!)}`;
+    }
   });
 });
 

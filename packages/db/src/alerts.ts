@@ -143,17 +143,30 @@ export async function listAlertsOfIncident(sql: Queryable, incidentId: string): 
     select * from alerts where incident_id = ${incidentId} order by received_at desc, id desc`;
 }
 
-/** One page of an incident's alerts, newest received first, before the cursor's position. */
+/** The incident's `limit` most recently received alerts, newest first. */
+export async function listLatestAlertsOfIncident(
+  sql: Queryable,
+  incidentId: string,
+  limit: number,
+): Promise<AlertRow[]> {
+  return sql<AlertRow[]>`
+    select * from alerts where incident_id = ${incidentId} order by received_at desc, id desc limit ${limit}`;
+}
+
+/**
+ * One page of an incident's alerts, by `id`, after the cursor's. The id is the only column no later
+ * delivery rewrites (`received_at` and `started_at` move with each one), so an alert re-delivered
+ * while someone pages through neither jumps to a page already read nor shows up twice.
+ */
 export async function listAlertsOfIncidentPage(
   sql: Queryable,
   incidentId: string,
-  page: { before?: { receivedAt: Date; id: string } | undefined; limit: number },
+  page: { afterId?: string | undefined; limit: number },
 ): Promise<AlertRow[]> {
   return sql<AlertRow[]>`
     select * from alerts
-    where incident_id = ${incidentId}
-      ${page.before ? sql`and (received_at, id) < (${page.before.receivedAt}, ${page.before.id})` : sql``}
-    order by received_at desc, id desc
+    where incident_id = ${incidentId} ${page.afterId ? sql`and id > ${page.afterId}` : sql``}
+    order by id
     limit ${page.limit}`;
 }
 

@@ -19,7 +19,10 @@ export interface PendingChatWorkQuery {
   since: Date;
   /** Work written, or handed to the queue, after this is left to its own job, which may still be at work. */
   quietSince: Date;
-  /** An incident created before this without a channel (nor a failure) was opened while chat was off. */
+  /**
+   * An incident created before this without a channel (nor a failure) was opened while chat was off;
+   * an escalation step written before this pages nobody any more (the page is stale).
+   */
   openingSince: Date;
   /** The timeline entries the channel hears. */
   channelEntryTypes: readonly TimelineEntryType[];
@@ -27,9 +30,12 @@ export interface PendingChatWorkQuery {
 }
 
 /**
- * Chat work that PostgreSQL says is owed and no recent job is doing, oldest first (see
+ * Chat work that PostgreSQL says is owed and no recent job is doing, newest first (see
  * docs/integrations/slack.md#recovery). A `chat_failed` entry for the step means chat gave up on it
  * for good (a refusal, or an outage outlasting the job's retries), and it is not asked for again.
+ * Newest first so the pass cannot starve: work whose recovery job failed for good stays owed (its job
+ * id is taken while Redis keeps the failed job), and oldest first it would fill every batch ahead of
+ * newer work; newest first it only trails, and ages out of `since`.
  * Incidents whose chat work sits in the outbox, or reached the queue after `quietSince`, are skipped:
  * their jobs are on their way or at work.
  */
@@ -37,10 +43,13 @@ export async function listPendingChatWork(
   sql: Queryable,
   q: PendingChatWorkQuery,
 ): Promise<PendingChatWork[]> {
-  const gaveUp = (operations: string[], sinceResolution = false) => sql`exists (
+  // `since`: only a failure written after the incident was resolved (a rename), or after the step was
+  // written (a page), counts; an earlier one concerned earlier work.
+  const gaveUp = (operations: string[], since?: 'resolution' | 'step') => sql`exists (
     select 1 from timeline_entries f
     where f.incident_id = r.id and f.type = 'chat_failed' and f.data ->> 'operation' = any(${operations})
-      ${sinceResolution ? sql`and f.created_at >= r.resolved_at` : sql``})`;
+      ${since === 'resolution' ? sql`and f.created_at >= r.resolved_at` : sql``}
+      ${since === 'step' ? sql`and f.created_at >= step.created_at` : sql``})`;
   return sql<PendingChatWork[]>`
     with recent as (
       select i.id, i.status, i.created_at, i.resolved_at, i.chat_channel_id, i.chat_channel_name,
@@ -72,18 +81,27 @@ export async function listPendingChatWork(
       ) last
       where r.chat_channel_id is not null and (r.chat_card_ts is not null or ${gaveUp(['post_card'])})
       union all
-      select 'escalation_notice', r.id, t.id, t.created_at
+      -- Only the incident's latest step pages: an earlier one is stale (its targets were paged again, or
+      -- passed over). Neither a step older than the opening window (chat was off, or out longer than
+      -- the job's retries) nor one chat gave up on: a late burst of pages helps nobody.
+      select 'escalation_notice', r.id, step.id, step.created_at
       from recent r
-      join timeline_entries t on t.incident_id = r.id and t.type = 'escalation_triggered'
-      where r.status = 'triggered' and t.created_at > ${q.since} and t.created_at <= ${q.quietSince}
+      cross join lateral (
+        select t.id, t.created_at, t.data from timeline_entries t
+        where t.incident_id = r.id and t.type = 'escalation_triggered'
+        order by t.seq desc limit 1
+      ) step
+      where r.status = 'triggered' and step.created_at > ${q.openingSince}
+        and step.created_at <= ${q.quietSince}
+        and not ${gaveUp(['direct_message'], 'step')}
         and exists (
           select 1 from jsonb_array_elements(
-            case when jsonb_typeof(t.data -> 'targets') = 'array' then t.data -> 'targets' else '[]'::jsonb end
+            case when jsonb_typeof(step.data -> 'targets') = 'array' then step.data -> 'targets' else '[]'::jsonb end
           ) target
           where coalesce(target ->> 'slack_user_id', '') <> ''
             and not exists (
               select 1 from chat_direct_messages d
-              where d.entry_id = t.id and d.slack_user_id = target ->> 'slack_user_id'))
+              where d.entry_id = step.id and d.slack_user_id = target ->> 'slack_user_id'))
       union all
       select 'mark_resolved', r.id, null::uuid, r.resolved_at
       from recent r
@@ -94,7 +112,7 @@ export async function listPendingChatWork(
       where r.status = 'resolved' and r.chat_channel_id is not null
         and r.chat_channel_name is distinct from '[RESOLVED] #' || original.name
         and (r.chat_channel_name = original.name or not starts_with(coalesce(r.chat_topic, ''), '[RESOLVED] #'))
-        and not ${gaveUp(['rename_channel', 'update_topic'], true)}
+        and not ${gaveUp(['rename_channel', 'update_topic'], 'resolution')}
     )
-    select kind, incident_id, entry_id from work order by due, incident_id limit ${q.limit}`;
+    select kind, incident_id, entry_id from work order by due desc, incident_id limit ${q.limit}`;
 }

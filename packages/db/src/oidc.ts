@@ -2,6 +2,7 @@
 // account and a user.
 import type { Role } from '@firebreak/schema';
 import type { Queryable } from './client';
+import { settingKeys } from './settings';
 import type { UserRow } from './users';
 
 export interface SignInRow {
@@ -84,11 +85,21 @@ export async function setRole(sql: Queryable, userId: string, role: Role): Promi
 }
 
 /**
- * The first user ever created. The first start creates the bootstrap admin while no user exists, under a
- * lock (`users.lockFirstAdminCreation`), so this is that admin: the break-glass account that keeps its
- * password login when `PASSWORD_LOGIN=false`.
+ * The break-glass admin (docs/sso.md#break-glass-admin): the user whose id the first start recorded in
+ * the `break_glass_user_id` setting, in the transaction that created it. Installations from before that
+ * setting record theirs at the first check: the oldest active admin then, once and for good. Undefined
+ * when that user no longer exists: deleting the break-glass admin must not hand password login to the
+ * next admin in line.
  */
-export async function findFirstUser(sql: Queryable): Promise<UserRow | undefined> {
-  const [row] = await sql<UserRow[]>`select * from users order by created_at, id limit 1`;
+export async function findBreakGlassUser(sql: Queryable): Promise<UserRow | undefined> {
+  await sql`
+    insert into settings (key, value)
+    select ${settingKeys.breakGlassUserId}, to_jsonb(id::text) from users
+    where role = 'admin' and active
+    order by created_at, id limit 1
+    on conflict (key) do nothing`;
+  const [row] = await sql<UserRow[]>`
+    select u.* from settings s join users u on u.id::text = s.value #>> '{}'
+    where s.key = ${settingKeys.breakGlassUserId}`;
   return row;
 }

@@ -18,13 +18,16 @@ export async function insertSession(
  * The active user behind a live session token, or nothing. A session is live until `expires_at` and
  * while it was used within `idleTimeoutMs`. Each use pushes the idle deadline on, but `last_used_at` is
  * only written when it is more than a minute old, so a busy browser does not turn every request into
- * a row update (the idle timeout is therefore exact to within a minute).
+ * a row update (the idle timeout is therefore exact to within a minute). `touch: false` (a background
+ * poll of an open console) reads without pushing the deadline: otherwise a console left open would
+ * never go idle.
  */
 export async function findSessionUser(
   sql: Queryable,
   tokenHash: Buffer,
   now: Date,
   idleTimeoutMs: number,
+  touch = true,
 ): Promise<(UserRow & { session_id: string }) | undefined> {
   const idleSince = new Date(now.getTime() - idleTimeoutMs);
   const [row] = await sql<(UserRow & { session_id: string; session_last_used_at: Date })[]>`
@@ -33,7 +36,7 @@ export async function findSessionUser(
     where s.token_hash = ${tokenHash} and s.expires_at > ${now} and s.last_used_at > ${idleSince}
       and u.active`;
   if (!row) return undefined;
-  if (now.getTime() - row.session_last_used_at.getTime() > 60_000) {
+  if (touch && now.getTime() - row.session_last_used_at.getTime() > 60_000) {
     await sql`update sessions set last_used_at = ${now} where id = ${row.session_id}`;
   }
   const { session_last_used_at: _, ...user } = row;

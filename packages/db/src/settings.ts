@@ -13,6 +13,8 @@ export const settingKeys = {
   chatUserDefaultRole: 'chat_user_default_role',
   /** True lets chat users who match no Firebreak user act under their chat name (absent: refused). */
   chatAllowUnmatchedUsers: 'chat_allow_unmatched_users',
+  /** The id of the admin the first start created: the only password login left with PASSWORD_LOGIN=false. */
+  breakGlassUserId: 'break_glass_user_id',
 } as const;
 
 export async function getSetting<T>(sql: Queryable, key: string): Promise<T | undefined> {

@@ -17,6 +17,16 @@ export function presentedToken(c: Context): string | undefined {
   return getCookie(c, SESSION_COOKIE);
 }
 
+/**
+ * The header the web UI sets on its polling requests (`X-Firebreak-Background: 1`): they authenticate as
+ * usual but do not keep the session from going idle, since nobody is necessarily at the screen.
+ */
+export const BACKGROUND_HEADER = 'x-firebreak-background';
+
+export function isBackgroundRequest(c: Context): boolean {
+  return c.req.header(BACKGROUND_HEADER) === '1';
+}
+
 export type RequireRole = (role: Role) => MiddlewareHandler<AppEnv>;
 
 /**
@@ -37,7 +47,7 @@ export function createRequireRole(ctx: ServiceContext): RequireRole {
 async function resolvePrincipal(ctx: ServiceContext, c: Context<AppEnv>): Promise<Principal> {
   const token = presentedToken(c);
   if (!token) throw new AppError('unauthorized', 'Log in, or send Authorization: Bearer <token>.');
-  const principal = await authenticate(ctx, token);
+  const principal = await authenticate(ctx, token, isBackgroundRequest(c));
   if (!principal) throw new AppError('unauthorized', 'The token is not valid: expired, revoked or unknown.');
   c.set('principal', principal);
   c.set('logger', c.get('logger').child({ actor: principal.user?.id ?? principal.apiKeyId }));

@@ -6,7 +6,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { isApiPath } from './api-paths';
-import { presentedToken } from './auth';
+import { isBackgroundRequest, presentedToken } from './auth';
 import type { AppEnv } from './env';
 
 export interface RateLimitOptions {
@@ -71,7 +71,7 @@ const credentialPaths = new Set(['/api/v1/auth/login', '/api/v1/auth/setup']);
 async function clientKey(c: Context<AppEnv>, options: RateLimitOptions): Promise<string> {
   const token = credentialPaths.has(c.req.path) ? undefined : presentedToken(c);
   if (token) {
-    const principal = c.get('principal') ?? (await authenticate(options.ctx, token));
+    const principal = c.get('principal') ?? (await authenticate(options.ctx, token, isBackgroundRequest(c)));
     if (principal) {
       c.set('principal', principal);
       return `t:${createHash('sha256').update(token).digest('hex').slice(0, 32)}`;
@@ -80,7 +80,11 @@ async function clientKey(c: Context<AppEnv>, options: RateLimitOptions): Promise
   return `ip:${clientAddress(c, options.trustProxy)}`;
 }
 
-function clientAddress(c: Context, trustProxy: boolean): string {
+/**
+ * The client's address as the rate limit sees it; the login backoff keys on the same one, so both
+ * agree on who a client is.
+ */
+export function clientAddress(c: Context, trustProxy: boolean): string {
   if (trustProxy) {
     // The right-most entry is the one our own proxy added; entries left of it are the client's say.
     const forwarded = c.req.header('x-forwarded-for')?.split(',').at(-1)?.trim();

@@ -99,9 +99,9 @@ export const alertOperations = {
     method: 'get',
     path: '/api/v1/incidents/{id}/alerts',
     access: 'viewer',
-    summary: 'The alerts linked to an incident, newest received first, a page at a time',
+    summary: 'The alerts linked to an incident, a page at a time',
     description:
-      '`limit` 1–500 (default 100); follow `next_cursor` (null on the last page) for the next page.',
+      '`limit` 1–500 (default 100); follow `next_cursor` (null on the last page) for the next page. The order is fixed (by alert id), not by time: a repeated delivery changes `received_at` but moves no alert between pages; sort the collected alerts as you need.',
     request: { params: IncidentParams, query: IncidentItemsQuery },
     responses: {
       200: answer(

@@ -1,4 +1,4 @@
-import { type Operations, presentedToken, principalOf, SESSION_COOKIE } from '@firebreak/http';
+import { clientAddress, type Operations, presentedToken, principalOf, SESSION_COOKIE } from '@firebreak/http';
 import { assertPasswordLoginAllowed, login, logout, setupPassword } from '@firebreak/services';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import type { ApiDeps } from '../deps';
@@ -10,7 +10,7 @@ export function addAuthRoutes(ops: Operations, deps: ApiDeps): void {
   ops.add(op.login, async (c, { body }) => {
     // PASSWORD_LOGIN=false: only the break-glass admin (docs/sso.md#break-glass-admin).
     await assertPasswordLoginAllowed(deps.ctx, body.email, deps.config.passwordLogin);
-    const result = await login(deps.ctx, body);
+    const result = await login(deps.ctx, body, clientAddress(c, deps.config.trustProxy));
     setCookie(c, SESSION_COOKIE, result.token, {
       httpOnly: true,
       sameSite: 'Lax',

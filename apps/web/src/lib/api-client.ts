@@ -4,6 +4,8 @@
  * message a person can read. Nothing here stores a token.
  */
 
+import { BACKGROUND_HEADER, isBackgroundNow } from './background';
+
 interface ErrorEnvelope {
   error?: { code?: string; message?: string; details?: unknown; request_id?: string };
 }
@@ -52,13 +54,12 @@ export async function request<T>(method: string, path: string, body?: unknown): 
     response = await fetch(path, {
       method,
       credentials: 'same-origin',
-      headers:
-        body === undefined
-          ? { accept: 'application/json' }
-          : {
-              accept: 'application/json',
-              'content-type': 'application/json',
-            },
+      headers: {
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        // Only reads can be polling; a write is always someone's action.
+        ...(method === 'GET' && isBackgroundNow() ? { [BACKGROUND_HEADER]: '1' } : {}),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {

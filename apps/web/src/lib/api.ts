@@ -79,8 +79,11 @@ export const api = {
   timeline: (ref: string) =>
     fetchAllPages<'entries', TimelineEntry>(`/api/v1/incidents/${id(ref)}/timeline`, 'entries'),
   addNote: (ref: string, text: string) => post<TimelineEntry>(`/api/v1/incidents/${id(ref)}/notes`, { text }),
-  incidentAlerts: (ref: string) =>
-    fetchAllPages<'alerts', Alert>(`/api/v1/incidents/${id(ref)}/alerts`, 'alerts'),
+  /** Every page, then newest received first (the API pages in a fixed order that is not by time). */
+  incidentAlerts: async (ref: string) => {
+    const { alerts } = await fetchAllPages<'alerts', Alert>(`/api/v1/incidents/${id(ref)}/alerts`, 'alerts');
+    return { alerts: alerts.sort((a, b) => b.received_at.localeCompare(a.received_at)) };
+  },
   requestSummary: (ref: string) => post<{ job_id: string }>(`/api/v1/incidents/${id(ref)}/summary`),
   requestPostmortem: (ref: string) => post<{ job_id: string }>(`/api/v1/incidents/${id(ref)}/postmortem`),
   /** The draft, or null before the first one (404). */

@@ -27,7 +27,7 @@ export async function loadIncidentContext(
   const incident = await incidents.findIncidentView(ctx.sql, { id: incidentId });
   if (!incident) return undefined;
   const [linked, ends] = await Promise.all([
-    alerts.listAlertsOfIncidentPage(ctx.sql, incidentId, { limit: AI_PROMPT_LIMITS.alerts }),
+    alerts.listLatestAlertsOfIncident(ctx.sql, incidentId, AI_PROMPT_LIMITS.alerts),
     timeline.listTimelineEnds(
       ctx.sql,
       incidentId,

@@ -34,6 +34,23 @@ function decodeCursor(cursor: string): { receivedAt: Date; id: string } {
   ]);
 }
 
+// An incident's alerts page on the id alone (alerts.listAlertsOfIncidentPage says why).
+function encodeIdCursor(row: alerts.AlertRow): string {
+  return Buffer.from(JSON.stringify({ i: row.id })).toString('base64url');
+}
+
+function decodeIdCursor(cursor: string): string {
+  try {
+    const { i } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { i?: unknown };
+    if (typeof i === 'string' && /^[0-9a-f-]{36}$/.test(i)) return i;
+  } catch {
+    // fall through
+  }
+  throw new AppError('validation_failed', 'The request is not valid.', [
+    { path: 'cursor', message: 'is not a cursor this API returned' },
+  ]);
+}
+
 /** `GET /api/v1/alerts`: newest received first (`sort=-received_at`). */
 export async function listAlerts(
   ctx: ServiceContext,
@@ -54,8 +71,8 @@ export async function listAlerts(
 }
 
 /**
- * `GET /api/v1/incidents/{id}/alerts`: one page, newest received first; `next_cursor` is null on the
- * last page.
+ * `GET /api/v1/incidents/{id}/alerts`: one page, in the alerts' fixed order (by id, so re-deliveries
+ * move nothing between pages); `next_cursor` is null on the last page.
  */
 export async function getIncidentAlertsPage(
   ctx: ServiceContext,
@@ -65,14 +82,14 @@ export async function getIncidentAlertsPage(
   const incident = await incidents.findIncidentView(ctx.sql, ref);
   if (!incident) throw incidentNotFound(ref);
   const rows = await alerts.listAlertsOfIncidentPage(ctx.sql, incident.id, {
-    before: query.cursor ? decodeCursor(query.cursor) : undefined,
+    afterId: query.cursor ? decodeIdCursor(query.cursor) : undefined,
     limit: query.limit + 1,
   });
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   return {
     alerts: page.map(presentAlert),
-    next_cursor: rows.length > query.limit && last ? encodeCursor(last) : null,
+    next_cursor: rows.length > query.limit && last ? encodeIdCursor(last) : null,
   };
 }
 

@@ -4,8 +4,16 @@ import type { ServiceContext } from '../context';
 import type { Principal } from './principal';
 import { hashToken, tokenKind } from './tokens';
 
-/** Resolves a bearer token or session cookie value to a principal; undefined when it is not valid. */
-export async function authenticate(ctx: ServiceContext, token: string): Promise<Principal | undefined> {
+/**
+ * Resolves a bearer token or session cookie value to a principal; undefined when it is not valid.
+ * `background`: the request is the UI's own polling, not a person's action, so it does not count as use
+ * of the session for its idle timeout (docs/api.md#authentication).
+ */
+export async function authenticate(
+  ctx: ServiceContext,
+  token: string,
+  background = false,
+): Promise<Principal | undefined> {
   const kind = tokenKind(token);
   if (kind === 'session') {
     const user = await sessions.findSessionUser(
@@ -13,6 +21,7 @@ export async function authenticate(ctx: ServiceContext, token: string): Promise<
       hashToken(token),
       ctx.now(),
       ctx.sessionIdleTimeoutMs,
+      !background,
     );
     if (!user) return undefined;
     return { kind, role: user.role, user: { id: user.id, name: user.name, email: user.email } };

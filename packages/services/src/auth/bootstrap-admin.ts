@@ -1,4 +1,4 @@
-import { users } from '@firebreak/db';
+import { settingKeys, settings, users } from '@firebreak/db';
 import type { ServiceContext } from '../context';
 import { generatePassword, hashPassword } from './passwords';
 
@@ -33,7 +33,9 @@ export async function bootstrapAdmin(
   return ctx.sql.begin(async (tx) => {
     await users.lockFirstAdminCreation(tx);
     if ((await users.countUsers(tx)) > 0) return undefined;
-    await users.insertUser(tx, { email, name: 'Administrator', role: 'admin', passwordHash });
+    const created = await users.insertUser(tx, { email, name: 'Administrator', role: 'admin', passwordHash });
+    // By id, with the user: the break-glass account is this admin, not whoever is oldest later on.
+    await settings.putSetting(tx, settingKeys.breakGlassUserId, created.id);
     const admin = { email, generatedPassword: configured ? undefined : password };
     await deliver?.(admin);
     return admin;

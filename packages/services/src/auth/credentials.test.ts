@@ -158,6 +158,12 @@ describe('sessions', () => {
   });
 });
 
+const attemptFrom = (email: string, password: string, address: string) =>
+  login(t.ctx, { email, password }, address).then(
+    () => 'ok',
+    (error: { code: string }) => error.code,
+  );
+
 describe('login backoff', () => {
   const attempt = (email: string, password: string) =>
     login(t.ctx, { email, password }).then(
@@ -183,6 +189,43 @@ describe('login backoff', () => {
   it('treats an unknown address exactly like a known one', async () => {
     for (let i = 0; i < 5; i++) expect(await attempt('ghost@example.test', 'x')).toBe('unauthorized');
     expect(await attempt('ghost@example.test', 'x')).toBe('429 after 30');
+  });
+
+  it('lets a concurrent burst from one client past no more than the free attempts', async () => {
+    const user = await makeUser('member');
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        login(t.ctx, { email: user.email, password: 'wrong' }, '203.0.113.7').then(
+          () => 'ok',
+          (error: { code: string }) => error.code,
+        ),
+      ),
+    );
+    // Only the five counted attempts reached the password check; the rest were refused before it.
+    expect(burst.filter((answer) => answer === 'unauthorized')).toHaveLength(5);
+    expect(burst.filter((answer) => answer === 'rate_limited')).toHaveLength(15);
+  });
+
+  it('locks out the client that failed, not the same account from another address', async () => {
+    const user = await makeUser('admin');
+    const from = (address: string, password: string) =>
+      login(t.ctx, { email: user.email, password }, address).then(
+        () => 'ok',
+        (error: { code: string }) => error.code,
+      );
+    for (let i = 0; i < 5; i++) expect(await from('198.51.100.1', 'wrong')).toBe('unauthorized');
+    expect(await from('198.51.100.1', user.password)).toBe('rate_limited');
+    expect(await from('198.51.100.2', user.password)).toBe('ok');
+  });
+
+  it('bounds guessing from many addresses with a per-account ceiling', async () => {
+    const user = await makeUser('member');
+    for (let i = 0; i < 100; i++) {
+      expect(await attemptFrom(user.email, 'wrong', `10.0.${Math.floor(i / 4)}.${i % 4}`)).toBe(
+        'unauthorized',
+      );
+    }
+    expect(await attemptFrom(user.email, user.password, '10.9.9.9')).toBe('rate_limited');
   });
 
   it('keeps no address in clear', async () => {
@@ -212,5 +255,11 @@ describe('setup tokens', () => {
     expect(hashed).toHaveBeenCalledTimes(1);
     expect(await setupTokens.isUsableSetupToken(t.ctx.sql, Buffer.alloc(32), clock)).toBe(false);
     expect(await login(t.ctx, { email: user.email, password: 'a-new-password' })).toBeDefined();
+
+    // Recorded as the user's own change, the password only as redacted.
+    const [audit] = await t.ctx.sql`select * from audit_log where entity_id = ${user.id}`;
+    expect(audit).toMatchObject({ actor_type: 'user', actor_id: user.id, action: 'update' });
+    expect(audit!.after).toMatchObject({ password: '[redacted]' });
+    expect(JSON.stringify(audit)).not.toContain('a-new-password');
   });
 });

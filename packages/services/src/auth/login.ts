@@ -1,7 +1,7 @@
 import { sessions, users } from '@firebreak/db';
 import { AppError, type LoginInput, type User } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
-import { clearLoginFailures, emailDigest, recordLoginFailure, refuseWhileLocked } from './login-backoff';
+import { clearLoginFailures, countLoginAttempt, loginKeys } from './login-backoff';
 import { decoyPasswordHash, verifyPassword } from './passwords';
 import { presentUser } from './present';
 import { generateToken, hashToken } from './tokens';
@@ -18,18 +18,26 @@ export interface LoginResult {
   expiresAt: Date;
 }
 
-export async function login(ctx: ServiceContext, input: LoginInput): Promise<LoginResult> {
-  const digest = emailDigest(input.email);
-  // Before the password is hashed: a refused guess costs the server no scrypt.
-  await refuseWhileLocked(ctx.sql, digest, ctx.now());
+/**
+ * `clientAddress`: the client as the rate limit sees it (`clientAddress` of @firebreak/http), which
+ * keys the login backoff together with the e-mail address.
+ */
+export async function login(
+  ctx: ServiceContext,
+  input: LoginInput,
+  clientAddress = 'unknown',
+): Promise<LoginResult> {
+  const keys = loginKeys(input.email, clientAddress);
+  // Counted before the password is hashed: a refused guess costs the server no scrypt, and a burst of
+  // concurrent guesses gets no more attempts than one after the other.
+  await countLoginAttempt(ctx.sql, keys, ctx.now());
   const user = await users.findUserByEmail(ctx.sql, input.email);
   const hash = user?.password_hash ?? (await decoyPasswordHash());
   const passwordMatches = await verifyPassword(input.password, hash);
   if (!user?.active || !user.password_hash || !passwordMatches) {
-    await recordLoginFailure(ctx.sql, digest, ctx.now());
     throw new AppError('unauthorized', 'E-mail or password is wrong.');
   }
-  await clearLoginFailures(ctx.sql, digest);
+  await clearLoginFailures(ctx.sql, keys);
   const token = generateToken('session');
   const now = ctx.now();
   const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);

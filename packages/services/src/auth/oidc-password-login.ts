@@ -3,8 +3,8 @@ import { AppError } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
 
 /**
- * With `PASSWORD_LOGIN=false` only the break-glass admin may log in with a password: the first user,
- * which the first start created as admin (docs/sso.md#break-glass-admin). It is the way back in when
+ * With `PASSWORD_LOGIN=false` only the break-glass admin may log in with a password: the admin the first
+ * start created, recorded by its id (docs/sso.md#break-glass-admin). It is the way back in when
  * the identity provider is down or misconfigured, so it must not depend on it. Checked before the
  * password, so a refused person learns nothing about their password.
  */
@@ -14,7 +14,7 @@ export async function assertPasswordLoginAllowed(
   passwordLogin: boolean,
 ): Promise<void> {
   if (passwordLogin) return;
-  const first = await oidc.findFirstUser(ctx.sql);
-  const breakGlass = first?.role === 'admin' && first.email.toLowerCase() === email.trim().toLowerCase();
+  const user = await oidc.findBreakGlassUser(ctx.sql);
+  const breakGlass = user?.role === 'admin' && user.email.toLowerCase() === email.trim().toLowerCase();
   if (!breakGlass) throw new AppError('forbidden', 'Password login is turned off: sign in with SSO.');
 }

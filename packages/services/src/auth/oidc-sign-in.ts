@@ -1,5 +1,6 @@
 import { oidc, sessions, users } from '@firebreak/db';
-import { AppError, type Role } from '@firebreak/schema';
+import { AppError } from '@firebreak/schema';
+import { type ChangeOrigin, recordAudit } from '../audit';
 import type { ServiceContext } from '../context';
 import { type LoginResult, SESSION_TTL_MS } from './login';
 import { isRefusal, OidcClient, type OidcClientSettings } from './oidc-client';
@@ -11,6 +12,9 @@ export type OidcSettings = OidcClientSettings & OidcRoleRules;
 
 /** Long enough to type a password and answer a second factor at the provider; short for a stolen state. */
 export const SIGN_IN_TTL_MS = 10 * 60 * 1000;
+
+/** Users the provider creates or regroups are changed by nobody through the API: the audit log says `sso`. */
+const ssoOrigin: ChangeOrigin = { actor: { type: 'system', name: 'sso' }, requestId: null };
 
 const STALE_SIGN_IN = 'This sign-in is unknown, used or expired: start again.';
 
@@ -98,6 +102,12 @@ export class OidcSignIn {
     }
     const role = roleFromClaims(claims, this.settings);
 
+    // Nobody in a mapped group may use Firebreak, whoever they are in it: checked before any user is
+    // found, linked or created, so a local or chat user with the same e-mail is refused as well.
+    if (role === 'none') {
+      return refuse(ctx, 'in no mapped group', 'You are in none of the groups allowed to use Firebreak.');
+    }
+
     const user = await ctx.sql.begin(async (tx) => {
       let found = await oidc.findUserByIdentity(tx, identity.issuer, identity.subject);
       if (!found) {
@@ -107,12 +117,24 @@ export class OidcSignIn {
           // Linked to another account of the provider: a second account with the same address (reused
           // or changed) must not take the user over.
           if (await oidc.findIdentityOfUser(tx, byEmail.id)) return 'linked_elsewhere' as const;
+          // Whoever controls the address at the provider must not take over an account that has its
+          // own credential: the break-glass admin never, others once an admin removed their password
+          // (docs/sso.md#existing-users).
+          if ((await oidc.findBreakGlassUser(tx))?.id === byEmail.id) return 'break_glass' as const;
+          if (byEmail.password_hash) return 'has_password' as const;
           found = byEmail;
         } else {
-          if (role === 'none') return 'no_role' as const;
           found = await oidc.insertSsoUser(tx, { email, name: displayName(claims, email), role });
           if (!found)
             throw new AppError('conflict', 'This user is being created by another sign-in: try again.');
+          await recordAudit(tx, ctx, {
+            origin: ssoOrigin,
+            entity: 'user',
+            entityId: found.id,
+            action: 'create',
+            before: null,
+            after: presentUser(found),
+          });
           ctx.logger.info({ user_id: found.id, role, auth_source: 'oidc' }, 'user created');
         }
         if (!(await oidc.linkIdentity(tx, { ...identity, userId: found.id }))) {
@@ -121,10 +143,18 @@ export class OidcSignIn {
       }
       if (!found.active) return found;
       // Groups are managed at the provider for users it created; other users keep the role given here.
-      if (found.auth_source === 'oidc' && this.settings.groupsClaim !== undefined) {
-        if (role === 'none') return 'no_role' as const;
+      if (found.auth_source === 'oidc' && this.settings.groupsClaim !== undefined && found.role !== role) {
         await oidc.setRole(tx, found.id, role);
-        found = { ...found, role: role as Role };
+        const before = found;
+        found = { ...found, role };
+        await recordAudit(tx, ctx, {
+          origin: ssoOrigin,
+          entity: 'user',
+          entityId: found.id,
+          action: 'update',
+          before: presentUser(before),
+          after: presentUser(found),
+        });
       }
       return found;
     });
@@ -136,8 +166,19 @@ export class OidcSignIn {
         'This e-mail belongs to a user linked to another SSO account.',
       );
     }
-    if (user === 'no_role') {
-      return refuse(ctx, 'in no mapped group', 'You are in none of the groups allowed to use Firebreak.');
+    if (user === 'break_glass') {
+      return refuse(
+        ctx,
+        'e-mail of the break-glass admin',
+        'This e-mail belongs to the break-glass admin, who signs in with a password only.',
+      );
+    }
+    if (user === 'has_password') {
+      return refuse(
+        ctx,
+        'e-mail of a user with a password',
+        'This e-mail belongs to a Firebreak user with a password: ask an admin to remove the password, then sign in with SSO again.',
+      );
     }
     if (!user.active) return refuse(ctx, 'user deactivated', 'This user is deactivated.');
 

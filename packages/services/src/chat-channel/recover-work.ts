@@ -8,7 +8,10 @@ export interface ChatRecoveryRules {
   channelEntryTypes: readonly TimelineEntryType[];
   /** How long work may wait on its own job (handed to the queue that long ago) before it counts as lost. */
   graceMs: number;
-  /** An incident older than this without a channel or a failure was opened while chat was off. */
+  /**
+   * An incident older than this without a channel or a failure was opened while chat was off; an
+   * escalation step older than this is a stale page, and is not sent.
+   */
   openingWindowMs: number;
   /** How far back to look: older work is history, and the pass stays cheap. */
   lookBackMs: number;

@@ -83,5 +83,7 @@ describe('identifyChatUser', () => {
       password_hash: null,
       slack_user_id: 'U1NEW',
     });
+    const [audit] = await t.ctx.sql`select * from audit_log where entity_id = ${identity.user!.id}`;
+    expect(audit).toMatchObject({ actor_type: 'system', actor_name: 'chat', action: 'create' });
   });
 });

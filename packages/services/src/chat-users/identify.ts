@@ -1,5 +1,7 @@
 import { users } from '@firebreak/db';
 import { type Actor, SLACK_USER_ID_PATTERN } from '@firebreak/schema';
+import { recordAudit } from '../audit';
+import { presentUser } from '../auth/present';
 import type { ServiceContext } from '../context';
 import { readChatUserSettings } from '../settings/chat-users';
 
@@ -75,11 +77,25 @@ export async function identifyChatUser(
   }
 
   const { defaultRole } = await readChatUserSettings(ctx.sql);
-  const created = await users.insertChatUser(ctx.sql, {
-    email,
-    name: profile.name || who.name,
-    slackUserId: who.id,
-    role: defaultRole,
+  const created = await ctx.sql.begin(async (tx) => {
+    const row = await users.insertChatUser(tx, {
+      email,
+      name: profile.name || who.name,
+      slackUserId: who.id,
+      role: defaultRole,
+    });
+    // Nobody created this user through the API; the audit log names chat as the actor.
+    if (row) {
+      await recordAudit(tx, ctx, {
+        origin: { actor: { type: 'system', name: 'chat' }, requestId: null },
+        entity: 'user',
+        entityId: row.id,
+        action: 'create',
+        before: null,
+        after: presentUser(row),
+      });
+    }
+    return row;
   });
   if (created) {
     ctx.logger.info({ user_id: created.id, role: created.role, auth_source: 'chat' }, 'user created');

@@ -1,5 +1,6 @@
 import { setupTokens, userAdmin } from '@firebreak/db';
 import { AppError, type SetupPasswordInput, type User } from '@firebreak/schema';
+import { recordAudit } from '../audit';
 import { hashPassword } from '../auth/passwords';
 import { presentUser } from '../auth/present';
 import { hashToken } from '../auth/tokens';
@@ -26,7 +27,17 @@ export async function setupPassword(ctx: ServiceContext, input: SetupPasswordInp
     if (!user?.active) throw unknownToken();
     await setupTokens.deleteSetupTokensOfUser(tx, user.id);
     await userAdmin.deleteSessionsOfUser(tx, user.id);
-    return (await userAdmin.updateUser(tx, user.id, { password_hash: passwordHash }, now))!;
+    const updated = (await userAdmin.updateUser(tx, user.id, { password_hash: passwordHash }, now))!;
+    // The user acted, with their token as the credential. The password shows only as redacted.
+    await recordAudit(tx, ctx, {
+      origin: { actor: { type: 'user', id: user.id, name: user.name }, requestId: null },
+      entity: 'user',
+      entityId: user.id,
+      action: 'update',
+      before: presentUser(user),
+      after: { ...presentUser(updated), password: passwordHash },
+    });
+    return updated;
   });
   ctx.logger.info({ user_id: row.id }, 'password set with a setup token');
   return presentUser(row);

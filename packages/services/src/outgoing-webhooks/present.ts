@@ -1,5 +1,6 @@
 import type { outgoingWebhooks } from '@firebreak/db';
 import type { OutgoingWebhook, OutgoingWebhookEvent, WebhookDelivery } from '@firebreak/schema';
+import { REDACTED } from '../audit';
 
 /** The secret is write-only: the API says whether one is set, never what it is. */
 export function presentWebhook(row: outgoingWebhooks.OutgoingWebhookRow): OutgoingWebhook {
@@ -16,11 +17,28 @@ export function presentWebhook(row: outgoingWebhooks.OutgoingWebhookRow): Outgoi
 }
 
 /**
- * A webhook as its audit row shows it: the API's view plus the secret as a field, which recordAudit
- * redacts (the log then says a secret was set or changed, never what it is).
+ * A webhook URL as the audit log keeps it: scheme, host and port only. Many receivers put their
+ * credential in the path or query (a chat service's incoming-webhook URL is itself the secret), and
+ * the log is append-only, so whatever follows the host is never written; user and password neither.
+ */
+export function auditableUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return REDACTED;
+  }
+  const hasMore = parsed.pathname !== '/' || parsed.search !== '' || parsed.hash !== '';
+  return hasMore ? `${parsed.origin}/${REDACTED}` : parsed.origin;
+}
+
+/**
+ * A webhook as its audit row shows it: the API's view with the URL cut to its host (auditableUrl),
+ * plus the secret as a field, which recordAudit redacts (the log then says a secret was set or
+ * changed, never what it is).
  */
 export function webhookAuditView(row: outgoingWebhooks.OutgoingWebhookRow) {
-  return { ...presentWebhook(row), secret: row.secret };
+  return { ...presentWebhook(row), url: auditableUrl(row.url), secret: row.secret };
 }
 
 export function presentDelivery(row: outgoingWebhooks.DeliveryRow): WebhookDelivery {
