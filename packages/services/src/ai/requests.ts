@@ -79,10 +79,11 @@ export async function requestPostmortem(
 export async function getPostmortem(ctx: ServiceContext, ref: incidents.IncidentRef): Promise<Postmortem> {
   const incident = await incidents.findIncidentView(ctx.sql, ref);
   if (!incident) throw incidentNotFound(ref);
-  const [draft, latest] = await Promise.all([
-    ai.findPostmortem(ctx.sql, incident.id),
-    ai.latestPostmortemRequest(ctx.sql, incident.id),
-  ]);
+  // The request first, then the draft, never in parallel: a request read as `done` was committed
+  // with its draft, so the draft is visible to the next statement. Read the other way round (or at
+  // once on two connections), a draft landing in between answers `done` with no content.
+  const latest = await ai.latestPostmortemRequest(ctx.sql, incident.id);
+  const draft = await ai.findPostmortem(ctx.sql, incident.id);
   if (!draft && !latest)
     throw new AppError('not_found', 'No post-mortem has been drafted for this incident.');
   return {
