@@ -40,6 +40,14 @@ export interface Config {
   oidc: OidcConfig | undefined;
   /** False: password login only for the break-glass first admin (docs/sso.md#break-glass-admin). */
   passwordLogin: boolean;
+  /** Personal paging methods (docs/paging.md); each undefined when not configured. */
+  paging: PagingConfig;
+}
+
+export interface PagingConfig {
+  email: { smtpUrl: string; from: string } | undefined;
+  twilio: { accountSid: string; authToken: string; from: string; apiUrl: string } | undefined;
+  push: { publicKey: string; privateKey: string; subject: string } | undefined;
 }
 
 export interface OidcConfig {
@@ -122,6 +130,22 @@ export function loadConfig(rawEnv: Env = process.env): Config {
           }
         : undefined,
     passwordLogin: e.PASSWORD_LOGIN,
+    paging: {
+      email: e.SMTP_URL ? { smtpUrl: e.SMTP_URL, from: e.SMTP_FROM } : undefined,
+      twilio:
+        e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN && e.TWILIO_FROM
+          ? {
+              accountSid: e.TWILIO_ACCOUNT_SID,
+              authToken: e.TWILIO_AUTH_TOKEN,
+              from: e.TWILIO_FROM,
+              apiUrl: e.TWILIO_API_URL,
+            }
+          : undefined,
+      push:
+        e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY && e.VAPID_SUBJECT
+          ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject: e.VAPID_SUBJECT }
+          : undefined,
+    },
   };
 }
 

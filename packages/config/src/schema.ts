@@ -133,6 +133,22 @@ export const EnvSchema = z.object({
   OIDC_MEMBER_GROUPS: groupList,
   OIDC_VIEWER_GROUPS: groupList,
   PASSWORD_LOGIN: trueByDefault,
+  // Personal paging (docs/paging.md): each method is on when its settings are present.
+  SMTP_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+      .optional(),
+  ),
+  SMTP_FROM: z.preprocess(emptyAsUndefined, z.string().default('Firebreak <firebreak@localhost>')),
+  TWILIO_ACCOUNT_SID: optionalString,
+  TWILIO_AUTH_TOKEN: optionalString,
+  TWILIO_FROM: optionalString,
+  TWILIO_API_URL: z.preprocess(emptyAsUndefined, z.url().default('https://api.twilio.com')),
+  VAPID_PUBLIC_KEY: optionalString,
+  VAPID_PRIVATE_KEY: optionalString,
+  VAPID_SUBJECT: optionalString,
 });
 
 /**
@@ -148,10 +164,38 @@ export function crossVariableProblems(env: Record<string, string | undefined>): 
     );
   }
   problems.push(...ssoProblems(env, set));
+  problems.push(...allOrNone(set, ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM']));
+  problems.push(...allOrNone(set, ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY', 'VAPID_SUBJECT']));
+  problems.push(...pagingLinkProblems(set));
   if (env.AI_PROVIDER === 'anthropic' && !set('AI_API_KEY')) {
     problems.push('AI_API_KEY: is required when AI_PROVIDER=anthropic');
   }
   return problems;
+}
+
+/**
+ * Every page by e-mail, SMS, voice or push carries links built from PUBLIC_URL (the acknowledge link,
+ * the incident, the voice call's TwiML URL, which Twilio also signs its callbacks over). Without it they
+ * would point at this machine's localhost, which the person's phone cannot open.
+ */
+function pagingLinkProblems(set: (name: string) => boolean): string[] {
+  if (set('PUBLIC_URL')) return [];
+  const methods = [
+    ['SMTP_URL', ['SMTP_URL']],
+    ['TWILIO_*', ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM']],
+    ['VAPID_*', ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY', 'VAPID_SUBJECT']],
+  ] as const;
+  const given = methods.filter(([, names]) => names.some(set)).map(([label]) => label);
+  if (given.length === 0) return [];
+  return [`PUBLIC_URL: is required when ${given.join(' or ')} is set: every page's links start with it`];
+}
+
+/** A method configured by several variables is on only when all of them are set. */
+function allOrNone(set: (name: string) => boolean, names: string[]): string[] {
+  const given = names.filter(set);
+  if (given.length === 0 || given.length === names.length) return [];
+  const last = names[names.length - 1];
+  return [`${names[0]}: ${names.slice(0, -1).join(', ')} and ${last} must be set together`];
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);

@@ -11,6 +11,9 @@ export const secretNames = [
   'BOOTSTRAP_ADMIN_PASSWORD',
   'OIDC_CLIENT_SECRET',
   'METRICS_TOKEN',
+  'SMTP_URL',
+  'TWILIO_AUTH_TOKEN',
+  'VAPID_PRIVATE_KEY',
 ] as const;
 
 export type Env = Record<string, string | undefined>;

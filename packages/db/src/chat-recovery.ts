@@ -99,6 +99,8 @@ export async function listPendingChatWork(
             case when jsonb_typeof(step.data -> 'targets') = 'array' then step.data -> 'targets' else '[]'::jsonb end
           ) target
           where coalesce(target ->> 'slack_user_id', '') <> ''
+            -- A person whose notification rules leave chat out gets no direct message.
+            and coalesce(target ->> 'chat_page', '') <> 'false'
             and not exists (
               select 1 from chat_direct_messages d
               where d.entry_id = step.id and d.slack_user_id = target ->> 'slack_user_id'))

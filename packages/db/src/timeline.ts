@@ -67,6 +67,20 @@ export async function listTimelineEnds(
   return { entries, omitted: total - head - tail };
 }
 
+/** The latest status change to `to`: who made it (an incident is acknowledged or resolved once). */
+export async function findLastStatusChange(
+  sql: Queryable,
+  incidentId: string,
+  to: string,
+): Promise<TimelineRow | undefined> {
+  const [row] = await sql<TimelineRow[]>`
+    select * from timeline_entries
+    where incident_id = ${incidentId} and type = 'status_changed' and data->>'to' = ${to}
+    order by seq desc
+    limit 1`;
+  return row;
+}
+
 /** Oldest first, in the order they were written. */
 export async function listTimeline(sql: Queryable, incidentId: string): Promise<TimelineRow[]> {
   return sql<TimelineRow[]>`

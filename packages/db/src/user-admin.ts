@@ -15,6 +15,7 @@ export interface UserChanges {
   slack_user_id?: string | null;
   active?: boolean;
   password_hash?: string;
+  shift_notices?: boolean;
 }
 
 /** By name, then e-mail: how people look for each other in a list. */

@@ -9,6 +9,8 @@ export interface UserRow {
   slack_user_id: string | null;
   auth_source: 'local' | 'chat' | 'oidc';
   active: boolean;
+  /** Whether a chat message tells them when one of their shifts starts. */
+  shift_notices: boolean;
   password_hash: string | null;
   created_at: Date;
   updated_at: Date;

@@ -5,5 +5,7 @@ export * from './incident-lifecycle';
 export * from './maintenance';
 export * from './oncall';
 export * from './oncall-import';
+export * from './oncall-notice';
+export * from './oncall-overrides';
 export * from './roles';
 export * from './routing';

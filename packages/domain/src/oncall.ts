@@ -151,10 +151,43 @@ export function upcomingShifts<L extends RotationLayer>(
   from: Date,
   count: number,
 ): OnCallShift<L>[] {
+  return walkShifts(schedule, from, (shifts) => shifts.length < count);
+}
+
+/** A window holding more turns than the caller allows (a one-minute rotation over months, say). */
+export class TooManyShiftsError extends RangeError {
+  constructor(readonly limit: number) {
+    super(`more than ${limit} shifts in the window`);
+    this.name = 'TooManyShiftsError';
+  }
+}
+
+/**
+ * The shifts running at some time in [from, to): the first may start before `from`, the last end after
+ * `to`. Throws TooManyShiftsError beyond `maxShifts`, so that a window cannot ask for unbounded work.
+ */
+export function shiftsBetween<L extends RotationLayer>(
+  schedule: RotationSchedule<L>,
+  from: Date,
+  to: Date,
+  maxShifts = Number.POSITIVE_INFINITY,
+): OnCallShift<L>[] {
+  const end = to.getTime();
+  return walkShifts(schedule, from, (shifts, instant) => {
+    if (shifts.length > maxShifts) throw new TooManyShiftsError(maxShifts);
+    return instant < end;
+  });
+}
+
+function walkShifts<L extends RotationLayer>(
+  schedule: RotationSchedule<L>,
+  from: Date,
+  more: (shifts: readonly OnCallShift<L>[], instant: number) => boolean,
+): OnCallShift<L>[] {
   const prepared = prepare(schedule);
   const shifts: OnCallShift<L>[] = [];
   let instant = from.getTime();
-  while (shifts.length < count) {
+  while (more(shifts, instant)) {
     const shift = shiftAt(prepared, instant);
     if (shift) {
       shifts.push(shift);

@@ -13,11 +13,16 @@ export function isApiPath(path: string): boolean {
 
 /**
  * A request path as it may be logged: a keyed intake URL carries the integration's key, its sender's
- * only credential, so only the key's first characters are kept (docs/api.md#logs).
+ * only credential, and a calendar feed URL its token (`fbc_…`, the feed's only credential), so only
+ * their first characters are kept (docs/api.md#logs).
  */
 export function loggablePath(path: string): string {
-  const intake = /^\/api\/v1\/intake\/([^/]{0,4})[^/]*/.exec(path);
-  return intake ? `/api/v1/intake/${intake[1]}…${path.slice(intake[0].length)}` : path;
+  // Twilio's voice callback URL carries a page link token, which acknowledges without a login.
+  const voice = /^\/api\/v1\/paging\/twilio\/voice\/([^/]{0,4})[^/]*/.exec(path);
+  if (voice) return `/api/v1/paging/twilio/voice/${voice[1]}…${path.slice(voice[0].length)}`;
+  // A page's acknowledge link (/api/v1/page/{token}) acknowledges as the person paged.
+  const secret = /^\/api\/v1\/(intake|calendar|page)\/([^/]{0,4})[^/]*/.exec(path);
+  return secret ? `/api/v1/${secret[1]}/${secret[2]}…${path.slice(secret[0].length)}` : path;
 }
 
 /**

@@ -24,7 +24,7 @@ export interface RateLimitOptions {
  * (docs/api.md#rate-limiting), counted in Redis so that every replica shares the budget. While Redis is
  * unreachable the limiter falls back to counting in this process (rate-limiter-flexible's insurance
  * limiter): the API keeps working and stays limited. Webhooks, chat and health are never limited (senders
- * do not retry 429).
+ * do not retry 429), nor are the paging routes that carry their own credential (`carriesOwnCredential`).
  */
 export function createRateLimit(options: RateLimitOptions): MiddlewareHandler<AppEnv> {
   const perProcess = new RateLimiterMemory({ points: options.requestsPerMinute, duration: 60 });
@@ -36,7 +36,7 @@ export function createRateLimit(options: RateLimitOptions): MiddlewareHandler<Ap
     insuranceLimiter: perProcess,
   });
   return async (c, next) => {
-    if (!isApiPath(c.req.path)) return next();
+    if (!isApiPath(c.req.path) || carriesOwnCredential(c.req.path)) return next();
     let result: RateLimiterRes;
     try {
       result = await limiter.consume(await clientKey(c, options));
@@ -57,6 +57,17 @@ function setHeaders(c: Context, limit: number, remaining: number, resetSeconds: 
   c.header('RateLimit-Limit', String(limit));
   c.header('RateLimit-Remaining', String(Math.max(0, remaining)));
   c.header('RateLimit-Reset', String(resetSeconds));
+}
+
+/**
+ * A page's acknowledge link (`/api/v1/page/{token}`, a signed token) and Twilio's callbacks
+ * (`/api/v1/paging/twilio/*`, signed with the auth token) prove themselves on every request, so a
+ * guessed one gets nothing, and a 429 there would cost a page: Twilio calls from a few shared addresses
+ * and drops the call or text, and a person acknowledging from a phone behind a busy NAT must never be
+ * told to wait (docs/api.md#rate-limiting).
+ */
+function carriesOwnCredential(path: string): boolean {
+  return path.startsWith('/api/v1/page/') || path.startsWith('/api/v1/paging/twilio/');
 }
 
 // Where credentials are being proven, the budget is always the client address: otherwise every

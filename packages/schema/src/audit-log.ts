@@ -13,6 +13,10 @@ export const AuditEntityType = z.enum([
   'import',
   'maintenance_window',
   'outgoing_webhook',
+  'schedule_override',
+  'calendar_feed',
+  'contact_method',
+  'notification_rules',
 ]);
 export type AuditEntityType = z.infer<typeof AuditEntityType>;
 

@@ -30,6 +30,8 @@ export const User = z.object({
   slack_user_id: z.string().nullable(),
   auth_source: AuthSource,
   active: z.boolean(),
+  /** Whether a chat message tells them when one of their shifts starts (docs/schedules.md#shift-notices). */
+  shift_notices: z.boolean(),
   created_at: z.string(),
 });
 export type User = z.infer<typeof User>;

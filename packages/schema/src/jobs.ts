@@ -2,7 +2,7 @@
 // schemas: the outbox in packages/db types its rows against it without depending on the queue package.
 import { z } from 'zod';
 
-export const queueNames = ['chat', 'escalation', 'ai', 'webhooks'] as const;
+export const queueNames = ['chat', 'escalation', 'ai', 'webhooks', 'notify'] as const;
 export type QueueName = (typeof queueNames)[number];
 
 export interface JobSpec<Q extends QueueName, P extends z.ZodType> {
@@ -53,6 +53,15 @@ export const jobCatalog = {
     payload: z.object({ incident_id: z.uuid(), entry_id: z.uuid() }),
     ...chatRetries,
   }),
+  /**
+   * A direct message telling someone their shift has started (`shift_notices` row `notice_id`). The
+   * row is the timer and records the outcome, so a retried or doubled job sends nothing twice.
+   */
+  'chat.shift_notice': spec({
+    queue: 'chat',
+    payload: z.object({ notice_id: z.uuid() }),
+    ...chatRetries,
+  }),
   /** Wake-up call: an incident's escalation may be due. The deadline itself lives in PostgreSQL. */
   'escalation.check': spec({
     queue: 'escalation',
@@ -92,6 +101,34 @@ export const jobCatalog = {
     payload: z.object({ webhook_id: z.uuid(), incident_id: z.uuid() }),
     attempts: 3,
     backoffMs: 1000,
+  }),
+  /**
+   * Wake-up call: a personal page (`page_deliveries` row) is due (docs/paging.md). The row is the
+   * timer and its state the truth; the job's own retries only cover a failure of ours (the database
+   * away), and the reconciler queues a new wake-up for a row whose job was lost.
+   */
+  'notify.deliver': spec({
+    queue: 'notify',
+    payload: z.object({ delivery_id: z.uuid() }),
+    attempts: 3,
+    backoffMs: 1000,
+  }),
+  /**
+   * Send a contact method its verification code. The code is derived again from the row's nonce and
+   * the paging key, so it is never written to the outbox or Redis (docs/paging.md#verification).
+   */
+  'notify.send_code': spec({
+    queue: 'notify',
+    payload: z.object({ contact_method_id: z.uuid(), nonce: z.string().min(1).max(100) }),
+    attempts: 3,
+    backoffMs: 2000,
+  }),
+  /** Send a test notification through one contact method. */
+  'notify.test': spec({
+    queue: 'notify',
+    payload: z.object({ contact_method_id: z.uuid() }),
+    attempts: 3,
+    backoffMs: 2000,
   }),
 } as const;
 

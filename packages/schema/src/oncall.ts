@@ -68,9 +68,10 @@ export const UpdateUserInput = z
     slack_user_id: slackUserId.optional(),
     active: z.boolean().optional(),
     password: password.optional(),
+    shift_notices: z.boolean().optional(),
   })
   .refine((input) => Object.values(input).some((value) => value !== undefined), {
-    message: 'give at least one of email, name, role, slack_user_id, active, password',
+    message: 'give at least one of email, name, role, slack_user_id, active, password, shift_notices',
   });
 export type UpdateUserInput = z.infer<typeof UpdateUserInput>;
 

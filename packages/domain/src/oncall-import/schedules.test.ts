@@ -88,15 +88,33 @@ describe('layers of a schedule', () => {
     expect(shiftsOf(schedule({ shifts: undefined }), shifts).map((s) => s.id)).toEqual(['O1']);
   });
 
-  it('skip override shifts, with a warning', () => {
+  it('turn override shifts into overrides, not layers', () => {
     const result = plan(
       [schedule({ shifts: ['O1', 'O2'] })],
-      [shift('O1'), shift('O2', { type: 'override', name: 'Alice covers Bruno', level: undefined })],
+      [
+        shift('O1'),
+        shift('O2', {
+          type: 'override',
+          name: 'Alice covers Bruno',
+          level: undefined,
+          start: '2025-11-20T09:00:00',
+          duration: 28_800,
+          rolling_users: undefined,
+          users: ['UA'],
+        }),
+      ],
     );
     expect(result.schedules[0]!.layers.map((l) => l.name)).toEqual(['O1']);
-    expect(result.warnings).toEqual([
-      { kind: 'schedule', name: 'Primary', message: "override 'Alice covers Bruno' not imported" },
+    expect(result.schedules[0]!.overrides).toEqual([
+      {
+        sourceId: 'O2',
+        person: { email: 'a@x.dev', name: 'Alice' },
+        // Wall-clock time in the schedule's zone (Paris, UTC+1 in November).
+        startsAt: new Date('2025-11-20T08:00:00Z'),
+        endsAt: new Date('2025-11-20T16:00:00Z'),
+      },
     ]);
+    expect(result.warnings).toEqual([]);
   });
 
   it('get order_index as the 0-based rank by level, ties in schedule order', () => {

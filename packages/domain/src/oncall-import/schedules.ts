@@ -1,11 +1,13 @@
 import { isIanaTimeZone, type OnCallScheduleItem, type OnCallShiftItem } from '@firebreak/schema';
 import { mapShift } from './layers';
-import type { ExistingRecords, Findings, PlannedLayer, PlannedSchedule } from './types';
+import { mapOverride } from './overrides';
+import type { ExistingRecords, Findings, PlannedLayer, PlannedOverride, PlannedSchedule } from './types';
 import type { People } from './users';
 
 /**
  * Schedules (docs/import-oncall.md#what-is-imported-and-how): iCal feeds skipped with a warning, name clashes
- * skipped as conflicts, each other shift of the schedule one layer, ranked by `level`.
+ * skipped as conflicts, each override shift an override, each other shift of the schedule one layer,
+ * ranked by `level`.
  */
 
 export interface SchedulePlan extends Findings {
@@ -85,10 +87,12 @@ export function planSchedules(
       });
     }
     const mapped = [];
+    const overrides: PlannedOverride[] = [];
     for (const shift of shiftsOf(schedule, shifts)) {
       if (shift.type === 'override') {
-        const label = shift.name?.trim() || shift.id;
-        plan.warnings.push({ kind: 'schedule', name, message: `override '${label}' not imported` });
+        const result = mapOverride(shift, { scheduleZone: timezone, people });
+        for (const message of result.notes) plan.warnings.push({ kind: 'schedule', name, message });
+        if (result.override) overrides.push(result.override);
         continue;
       }
       const result = mapShift(shift, { scheduleZone: timezone, people, now });
@@ -99,7 +103,7 @@ export function planSchedules(
       ...layer,
       orderIndex,
     }));
-    plan.schedules.push({ sourceId: schedule.id, name, timezone, layers });
+    plan.schedules.push({ sourceId: schedule.id, name, timezone, layers, overrides });
   }
   return plan;
 }

@@ -47,11 +47,22 @@ export interface PlannedLayer {
   participants: PlannedPerson[];
 }
 
+/** An OnCall `override` shift: one person on call for the window, above every layer. */
+export interface PlannedOverride {
+  /** The OnCall shift id: the same override imported again is not added twice. */
+  sourceId: string;
+  person: PlannedPerson & { email: string };
+  startsAt: Date;
+  endsAt: Date;
+}
+
 export interface PlannedSchedule {
   sourceId: string;
   name: string;
   timezone: string;
   layers: PlannedLayer[];
+  /** The OnCall import's overrides; the other importers leave overrides out. */
+  overrides?: PlannedOverride[];
 }
 
 export interface PlannedTier {

@@ -61,7 +61,7 @@ describe('schedules', () => {
     expect(plan.warnings.map((w) => w.message)).toContain('unknown time zone "Mars/Olympus"; UTC used');
   });
 
-  it('each override is a warning: schedules here have none', () => {
+  it('each override is a warning: overrides are not brought across yet', () => {
     const plan = planOpsgenieSchedules(
       [{ id: 's1', name: 'S', timezone: 'UTC', rotations: [rotation('r')] }],
       {
@@ -80,8 +80,8 @@ describe('schedules', () => {
     );
     const overrides = plan.warnings.filter((w) => w.message.includes('override'));
     expect(overrides.map((w) => w.message)).toEqual([
-      "override 'a1' (a@x.dev, 2026-07-01 to 2026-07-02) not imported: schedules here have no overrides",
-      "override 'a2' (none, ? to ?) not imported: schedules here have no overrides",
+      "override 'a1' (a@x.dev, 2026-07-01 to 2026-07-02) not imported: overrides are not brought across yet; recreate it with the overrides API or on the schedule page",
+      "override 'a2' (none, ? to ?) not imported: overrides are not brought across yet; recreate it with the overrides API or on the schedule page",
     ]);
   });
 });

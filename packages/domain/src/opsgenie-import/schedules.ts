@@ -4,7 +4,8 @@ import { mapRotation, type RotationContext } from './rotations';
 
 /**
  * Opsgenie schedules (docs/import-opsgenie.md#what-is-imported-and-how): a name clash is a conflict, each
- * rotation that has not ended one layer, overrides warned about (this service's schedules have none).
+ * rotation that has not ended one layer, overrides warned about (not brought across
+ * yet; they can be recreated here with the overrides API or on the schedule page).
  *
  * Precedence: Opsgenie pages everyone on call in any rotation; a layer here wins over lower ones. The
  * rotation Opsgenie lists first (top of its schedule page) is taken as the main one and gets the highest
@@ -71,5 +72,5 @@ export function planOpsgenieSchedules(
 export function overrideNote(override: OpsgenieOverrideItem): string {
   const who = override.user?.username || override.user?.name || override.user?.type || 'someone';
   const label = override.alias ? `override '${override.alias}'` : 'an override';
-  return `${label} (${who}, ${override.startDate ?? '?'} to ${override.endDate ?? '?'}) not imported: schedules here have no overrides`;
+  return `${label} (${who}, ${override.startDate ?? '?'} to ${override.endDate ?? '?'}) not imported: overrides are not brought across yet; recreate it with the overrides API or on the schedule page`;
 }

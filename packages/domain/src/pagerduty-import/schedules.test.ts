@@ -193,7 +193,7 @@ describe('PagerDuty schedules', () => {
     );
   });
 
-  it('warns about each override (who, when), since schedules here have none', () => {
+  it('warns about each override (who, when), since overrides are not brought across yet', () => {
     const overrides = {
       S1: [
         {
@@ -209,7 +209,7 @@ describe('PagerDuty schedules', () => {
         kind: 'schedule',
         name: 'P',
         message:
-          'override Ben from 2026-06-10T18:00:00Z to 2026-06-11T09:00:00Z not imported: schedules here have no overrides',
+          'override Ben from 2026-06-10T18:00:00Z to 2026-06-11T09:00:00Z not imported: overrides are not brought across yet; recreate it with the overrides API or on the schedule page',
       },
     ]);
   });

@@ -5,8 +5,8 @@ import { type Directory, resolveUser } from './users';
 
 /**
  * PagerDuty schedules (docs/import-pagerduty.md#what-is-imported-and-how): a name that exists here is a
- * conflict; each layer that has not ended becomes a layer; overrides are not imported (schedules here
- * have none), each one a warning.
+ * conflict; each layer that has not ended becomes a layer; overrides are not brought across yet (they
+ * can be recreated here with the overrides API or on the schedule page), each one a warning.
  *
  * Precedence: where PagerDuty layers overlap, the higher layer wins ("Layer 2" over "Layer 1"), and the API
  * lists `schedule_layers` highest first — the reverse of the order they were created and are numbered
@@ -70,7 +70,7 @@ export function planPagerDutySchedules(
     for (const override of overrides[schedule.id] ?? []) {
       const who = resolveUser(override.user, directory).person.name;
       warn(
-        `override ${who} from ${override.start} to ${override.end} not imported: schedules here have no overrides`,
+        `override ${who} from ${override.start} to ${override.end} not imported: overrides are not brought across yet; recreate it with the overrides API or on the schedule page`,
       );
     }
     plan.schedules.push({ sourceId: schedule.id, name, timezone, layers });
