@@ -42,6 +42,7 @@ export * from './maintenance';
 export * from './oncall';
 export * from './outbox';
 export * from './outgoing-webhooks';
+export * from './paging';
 export * from './routing/rules';
 export * from './settings/chat-users';
 export * from './settings/default-policy';

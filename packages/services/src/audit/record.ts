@@ -14,7 +14,11 @@ export type AuditEntity =
   | 'settings'
   | 'import'
   | 'maintenance_window'
-  | 'outgoing_webhook';
+  | 'outgoing_webhook'
+  | 'schedule_override'
+  | 'calendar_feed'
+  | 'contact_method'
+  | 'notification_rules';
 
 export type AuditAction = 'create' | 'update' | 'delete' | 'rotate' | 'revoke' | 'end' | 'import';
 

@@ -10,6 +10,7 @@ export function presentUser(row: users.UserRow): User {
     slack_user_id: row.slack_user_id,
     auth_source: row.auth_source,
     active: row.active,
+    shift_notices: row.shift_notices,
     created_at: row.created_at.toISOString(),
   };
 }

@@ -3,6 +3,7 @@ import { nextEscalationStep } from '@firebreak/domain';
 import type { ServiceContext } from '../context';
 import { chatJobs } from '../incidents/chat-jobs';
 import { queueWebhookEvent } from '../outgoing-webhooks/queue-event';
+import { schedulePersonalPages } from '../paging/schedule-pages';
 import { type EscalationTarget, resolveTargets } from './targets';
 
 export interface EscalationOutcome {
@@ -71,6 +72,12 @@ export async function runEscalation(ctx: ServiceContext, incidentId: string): Pr
     if (!claimed)
       return { outcome: idle({ next_due_at: nextDueAt, round: next.round, next_tier: next.tier }) };
 
+    // The step's personal pages, in the transaction of its claim (docs/paging.md#timers).
+    const paged = await schedulePersonalPages(
+      tx,
+      { incidentId, round: row.round, tier: row.next_tier, firedAt: now, targets },
+      ctx.logger,
+    );
     const entry = await timeline.insertTimelineEntry(tx, {
       incidentId,
       type: 'escalation_triggered',
@@ -79,7 +86,7 @@ export async function runEscalation(ctx: ServiceContext, incidentId: string): Pr
         policy: { id: policy.id, name: policy.name },
         tier: row.next_tier + 1,
         round: row.round + 1,
-        targets,
+        targets: paged,
         late_by_ms: now.getTime() - row.next_due_at.getTime(),
       },
       at: now,

@@ -1,5 +1,5 @@
-import { type escalationPolicies, type Queryable, schedules, users } from '@firebreak/db';
-import { onCallAt } from '@firebreak/domain';
+import { type escalationPolicies, type Queryable, users } from '@firebreak/db';
+import { finalOnCallPerson } from '../oncall/final-shifts';
 
 export interface EscalationTarget {
   id: string | null;
@@ -29,8 +29,8 @@ export async function resolveTargets(
   });
 }
 
+/** Overrides applied: whoever covers the shift is paged, not the person they cover. */
 async function onCallPeople(sql: Queryable, scheduleId: string, at: Date) {
-  const schedule = await schedules.findSchedule(sql, scheduleId);
-  const shift = schedule ? onCallAt(schedule, at) : undefined;
-  return shift ? [shift.participant] : [];
+  const person = (await finalOnCallPerson(sql, scheduleId, at))?.person;
+  return person ? [person] : [];
 }

@@ -1,4 +1,11 @@
-import { escalationPolicies, integrations, type Queryable, schedules, users } from '@firebreak/db';
+import {
+  escalationPolicies,
+  integrations,
+  type Queryable,
+  scheduleOverrides,
+  schedules,
+  users,
+} from '@firebreak/db';
 import type { ImportPlan, PlannedLayer, PlannedPerson, PlannedTier } from '@firebreak/domain';
 import type { LayerInput, TierInput } from '@firebreak/schema';
 import { generatePassword, hashPassword } from '../auth/passwords';
@@ -75,6 +82,23 @@ export async function writePlan(
       at: now,
     });
     await schedules.replaceLayers(tx, row.id, layers);
+    // Keyed by the source's shift id: the same override imported again is not added twice. Where they
+    // overlap, overrides apply in creation order (docs/schedules.md#overrides): each is made a
+    // millisecond after the one before, so the source's order decides, not the ids' random order.
+    for (const [index, override] of (schedule.overrides ?? []).entries()) {
+      const userId = idOf(override.person);
+      if (!userId) continue;
+      await scheduleOverrides.insertOverride(tx, {
+        scheduleId: row.id,
+        userId,
+        replacesUserId: null,
+        startsAt: override.startsAt,
+        endsAt: override.endsAt,
+        createdBy: null,
+        at: new Date(now.getTime() + index),
+        externalId: `oncall:${override.sourceId}`,
+      });
+    }
     scheduleIds.set(schedule.sourceId, row.id);
   }
 

@@ -22,6 +22,8 @@ export async function updateIncident(
   actor: Actor,
   ref: incidents.IncidentRef,
   input: UpdateIncidentInput,
+  /** How a status change arrived when not through the API or chat (a page's link, SMS, voice, push). */
+  options: { via?: string } = {},
 ): Promise<Incident> {
   const id = await ctx.sql.begin(async (tx) => {
     const current = await incidents.lockIncident(tx, ref);
@@ -34,7 +36,7 @@ export async function updateIncident(
     if (row !== current) await queueWebhookEvent(tx, 'incident.updated', row.id, at);
     if (input.status) {
       const before = row;
-      row = await applyStatusChange(tx, actor, row, input.status, at, jobs, ctx.features);
+      row = await applyStatusChange(tx, actor, row, input.status, at, jobs, ctx.features, options.via);
       if (row !== before) await queueWebhookEvent(tx, statusEvents[row.status], row.id, at);
     }
     await outbox.insertOutboxRows(tx, jobs);
@@ -101,6 +103,7 @@ async function applyStatusChange(
   at: Date,
   jobs: OutboxJob[],
   features: ServiceContext['features'],
+  via?: string,
 ): Promise<Row> {
   const plan = planStatusChange(row.status, to);
   if (plan.kind === 'none') return row;
@@ -130,6 +133,7 @@ async function applyStatusChange(
       from: plan.from,
       to: plan.to,
       ...(updated.mttr_seconds !== null ? { mttr_seconds: updated.mttr_seconds } : {}),
+      ...(via ? { via } : {}),
     },
     at,
   });

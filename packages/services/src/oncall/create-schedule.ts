@@ -2,6 +2,7 @@ import { schedules } from '@firebreak/db';
 import type { CreateScheduleInput, Schedule } from '@firebreak/schema';
 import { type ChangeOrigin, recordAudit, systemOrigin } from '../audit';
 import type { ServiceContext } from '../context';
+import { planShiftNotices } from './plan-shift-notices';
 import { presentSchedule } from './present';
 import { scheduleConflicts, toNewLayers } from './schedule-layers';
 import { refusingConflicts } from './write-errors';
@@ -29,6 +30,7 @@ export async function createSchedule(
       before: null,
       after: presentSchedule(created),
     });
+    await planShiftNotices(tx, ctx.now(), [row.id]);
     return created;
   });
   const record = await refusingConflicts(write, scheduleConflicts(input.name));

@@ -2,6 +2,7 @@ import { schedules } from '@firebreak/db';
 import type { Schedule, UpdateScheduleInput } from '@firebreak/schema';
 import { type ChangeOrigin, recordAudit, systemOrigin } from '../audit';
 import type { ServiceContext } from '../context';
+import { planShiftNotices } from './plan-shift-notices';
 import { presentSchedule } from './present';
 import { scheduleConflicts, toNewLayers } from './schedule-layers';
 import { notFound, refusingConflicts } from './write-errors';
@@ -38,6 +39,8 @@ export async function updateSchedule(
       before: presentSchedule(before),
       after: presentSchedule(after),
     });
+    // New layers or a new zone move hand-overs: the shift notices follow in the same transaction.
+    if (layers || input.timezone !== undefined) await planShiftNotices(tx, ctx.now(), [id]);
     return after;
   });
   const record = await refusingConflicts(write, scheduleConflicts(input.name));

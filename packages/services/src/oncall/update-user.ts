@@ -1,4 +1,4 @@
-import { userAdmin } from '@firebreak/db';
+import { calendarFeeds, userAdmin } from '@firebreak/db';
 import type { UpdateUserInput, User } from '@firebreak/schema';
 import { type ChangeOrigin, recordAudit, systemOrigin } from '../audit';
 import { hashPassword } from '../auth/passwords';
@@ -8,7 +8,8 @@ import { lastAdmin, userConflicts } from './user-conflicts';
 import { notFound, refusingConflicts } from './write-errors';
 
 /**
- * `PATCH /api/v1/users/{id}` (admin). A new password or deactivation ends the user's sessions. Demoting or deactivating
+ * `PATCH /api/v1/users/{id}` (admin). A new password or deactivation ends the user's sessions;
+ * deactivation also revokes their calendar feed (docs/schedules.md#calendar-feeds). Demoting or deactivating
  * the last active admin is refused (409), since nobody could then manage the installation.
  */
 export async function updateUser(
@@ -34,6 +35,18 @@ export async function updateUser(
     // A deactivated user's sessions end now, so reactivation does not revive them. A role change
     // needs no such step: each request reads the user's current role.
     if (passwordHash || input.active === false) await userAdmin.deleteSessionsOfUser(tx, id);
+    // Likewise their calendar URL: it needs no login, so it would outlive the account otherwise.
+    const feed = input.active === false ? await calendarFeeds.deleteFeed(tx, { userId: id }) : undefined;
+    if (feed) {
+      await recordAudit(tx, ctx, {
+        origin,
+        entity: 'calendar_feed',
+        entityId: feed.id,
+        action: 'revoke',
+        before: { user_id: feed.user_id, schedule_id: feed.schedule_id, token_hint: feed.token_hint },
+        after: null,
+      });
+    }
     await recordAudit(tx, ctx, {
       origin,
       entity: 'user',
