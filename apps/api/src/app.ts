@@ -15,6 +15,7 @@ import { addAlertRoutes } from './routes/alerts';
 import { addApiKeyRoutes } from './routes/api-keys';
 import { addAuditLogRoutes } from './routes/audit-log';
 import { addAuthRoutes } from './routes/auth';
+import { addCalendarRoutes } from './routes/calendar';
 import { addEscalationPolicyRoutes } from './routes/escalation-policies';
 import { addImportRoutes } from './routes/imports';
 import { addIncidentRoutes } from './routes/incidents';
@@ -22,6 +23,9 @@ import { addIntegrationRoutes } from './routes/integrations';
 import { addMaintenanceWindowRoutes } from './routes/maintenance-windows';
 import { addOidcRoutes } from './routes/oidc';
 import { addOutgoingWebhookRoutes } from './routes/outgoing-webhooks';
+import { addPageLinkRoutes } from './routes/page-link';
+import { addPagingRoutes } from './routes/paging';
+import { addTwilioRoutes } from './routes/paging-twilio';
 import { addReferenceRoutes } from './routes/reference';
 import { addRoutingRuleRoutes } from './routes/routing-rules';
 import { addScheduleRoutes } from './routes/schedules';
@@ -57,7 +61,10 @@ export function addApiRoutes(app: HttpApp, deps: ApiDeps): void {
   addApiKeyRoutes(ops, deps);
   addIncidentRoutes(ops, deps);
   addUserRoutes(ops, deps);
+  addPagingRoutes(ops, deps);
+  addPageLinkRoutes(app, deps);
   addScheduleRoutes(ops, deps);
+  addCalendarRoutes(ops, deps);
   addEscalationPolicyRoutes(ops, deps);
   addAlertRoutes(ops, deps);
   addAiRoutes(ops, deps);
@@ -68,6 +75,7 @@ export function addApiRoutes(app: HttpApp, deps: ApiDeps): void {
   addImportRoutes(ops, deps);
   addOutgoingWebhookRoutes(ops, deps);
   addAuditLogRoutes(ops, deps);
+  addTwilioRoutes(app, deps);
   addMetricsRoute(app, deps.ctx.metrics, deps.config.metricsToken);
 }
 

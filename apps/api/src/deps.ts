@@ -16,6 +16,7 @@ export interface ApiDeps {
     | 'metricsToken'
     | 'oidc'
     | 'passwordLogin'
+    | 'paging'
   >;
   /** The built web UI (`apps/web/dist`) to serve at `/`; absent: no UI (tests of the API alone). */
   webRoot?: string;

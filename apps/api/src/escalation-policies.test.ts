@@ -1,14 +1,8 @@
 import { incidents, settings } from '@firebreak/db';
-import {
-  createTestUser,
-  oneUserPerRole,
-  startTestApp,
-  type TestRuntime,
-  type TestUser,
-} from '@firebreak/runtime/testing';
+import { createTestUser, type TestRuntime, type TestUser } from '@firebreak/runtime/testing';
 import { bodyOf, type TestClient } from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from './app';
+import { startOnCallTestApp } from './oncall-test-app';
 
 let runtime: TestRuntime;
 let api: TestClient;
@@ -20,17 +14,7 @@ let ben: TestUser;
 let scheduleId: string;
 
 beforeAll(async () => {
-  ({
-    runtime,
-    api,
-    users: { admin, member, viewer, ana, ben },
-  } = await startTestApp(createApp, {
-    users: {
-      ...oneUserPerRole,
-      ana: { role: 'member', name: 'Ana Alves' },
-      ben: { role: 'member', name: 'Ben Brandt' },
-    },
-  }));
+  ({ runtime, api, admin, member, viewer, ana, ben } = await startOnCallTestApp());
   const schedule = await api('POST', '/api/v1/schedules', { token: admin.token, body: { name: 'Primary' } });
   scheduleId = (await bodyOf(schedule)).id;
 });

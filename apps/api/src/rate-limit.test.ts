@@ -63,6 +63,25 @@ describe('API rate limit', () => {
     expect(login.status).toBe(429);
   });
 
+  it('never limits acknowledge links and Twilio callbacks, which carry their own credential', async () => {
+    // Spend this address's budget (the test before may have done so already).
+    let status = 0;
+    for (let i = 0; i < 7 && status !== 429; i++) status = (await api('GET', '/api/v1/incidents')).status;
+    expect(status).toBe(429);
+    // Answered on their own terms: a link that is not genuine is 404, an unsigned callback 403.
+    for (let i = 0; i < 3; i++) {
+      expect((await api('GET', '/api/v1/page/not-a-token')).status).toBe(404);
+      expect((await api('POST', '/api/v1/page/not-a-token?via=push')).status).toBe(404);
+      const twilio = await api('POST', '/api/v1/paging/twilio/sms', {
+        body: 'From=%2B14155550100&Body=ACK+1234',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(twilio.status).toBe(403);
+    }
+    // The rest of the API is still limited for this address.
+    expect((await api('GET', '/api/v1/incidents')).status).toBe(429);
+  });
+
   it('keeps limiting in this process while Redis is down', async () => {
     await redis.kill();
     await waitFor(() => runtime.redis.status !== 'ready', { what: 'redis to drop' });

@@ -13,6 +13,17 @@ const publicRoutes = new Set([
   'GET /api/v1/openapi.json',
   'GET /api/v1/docs',
   'GET /api/v1/docs/scalar.js',
+  // A calendar feed: calendar applications cannot log in; the token in the URL is the credential.
+  'GET /api/v1/calendar/:feed',
+  // A page's acknowledge link: whoever was paged may not be logged in; the signed token is the
+  // credential, and GET only shows the page (docs/paging.md#acknowledge-links).
+  'GET /api/v1/page/:token',
+  'POST /api/v1/page/:token',
+  // Twilio's callbacks: Twilio holds no token; X-Twilio-Signature is checked instead, 403 without it
+  // (docs/paging-twilio-push.md#twilio-webhooks).
+  'POST /api/v1/paging/twilio/voice/:token',
+  'POST /api/v1/paging/twilio/voice/:token/gather',
+  'POST /api/v1/paging/twilio/sms',
 ]);
 
 let runtime: TestRuntime;

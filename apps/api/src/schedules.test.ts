@@ -1,13 +1,7 @@
-import {
-  createTestUser,
-  oneUserPerRole,
-  startTestApp,
-  type TestRuntime,
-  type TestUser,
-} from '@firebreak/runtime/testing';
+import { createTestUser, type TestRuntime, type TestUser } from '@firebreak/runtime/testing';
 import { bodyOf, type TestClient } from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from './app';
+import { startOnCallTestApp } from './oncall-test-app';
 
 let runtime: TestRuntime;
 let api: TestClient;
@@ -18,17 +12,7 @@ let ana: TestUser;
 let ben: TestUser;
 
 beforeAll(async () => {
-  ({
-    runtime,
-    api,
-    users: { admin, member, viewer, ana, ben },
-  } = await startTestApp(createApp, {
-    users: {
-      ...oneUserPerRole,
-      ana: { role: 'member', name: 'Ana Alves' },
-      ben: { role: 'member', name: 'Ben Brandt' },
-    },
-  }));
+  ({ runtime, api, admin, member, viewer, ana, ben } = await startOnCallTestApp());
   await runtime.sql`update users set slack_user_id = 'U0ANA' where id = ${ana.id}`;
 });
 afterAll(() => runtime.cleanup());

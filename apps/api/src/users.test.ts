@@ -59,6 +59,7 @@ describe('POST /api/v1/users', () => {
       slack_user_id: 'U0GRACE',
       auth_source: 'local',
       active: true,
+      shift_notices: true,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
     const session = await login(runtime.ctx, {

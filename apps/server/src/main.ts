@@ -49,7 +49,12 @@ try {
     process.exit(1);
   });
 
-  const worker = await startWorker(runtime.ctx, { redis: runtime.redisConfig, ai: runtime.config.ai });
+  const worker = await startWorker(runtime.ctx, {
+    redis: runtime.redisConfig,
+    ai: runtime.config.ai,
+    paging: config.paging,
+    publicUrl: config.publicUrl ?? `http://localhost:${config.port ?? 8080}`,
+  });
   shutdown.add('worker', () => worker.stop());
   const chatWorker = startChatWorker(runtime.ctx, {
     redis: runtime.redisConfig,

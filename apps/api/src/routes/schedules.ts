@@ -1,16 +1,27 @@
-import { changeOriginOf, type Operations } from '@firebreak/http';
+import { changeOriginOf, type Operations, principalOf } from '@firebreak/http';
 import {
+  createCalendarFeed,
+  createOverride,
   createSchedule,
+  deleteOverride,
   deleteSchedule,
   getSchedule,
+  listOverrides,
   listSchedules,
+  revokeCalendarFeed,
+  scheduleShifts,
+  shiftWindow,
   updateSchedule,
   whoIsOnCall,
 } from '@firebreak/services';
+import { calendarUrl } from '../calendar-ics';
 import type { ApiDeps } from '../deps';
 import { scheduleOperations as op } from '../operations/oncall';
 
-/** Admins change schedules; everyone reads them and asks who is on call. */
+/**
+ * Admins change schedules; everyone reads them, their shifts and overrides, and asks who is on call.
+ * Members may take a shift themselves (docs/api.md#overrides).
+ */
 export function addScheduleRoutes(ops: Operations, deps: ApiDeps): void {
   const { ctx } = deps;
   ops.add(op.list, async (c) => c.json({ schedules: await listSchedules(ctx) }));
@@ -26,4 +37,25 @@ export function addScheduleRoutes(ops: Operations, deps: ApiDeps): void {
   ops.add(op.onCall, async (c, { params, query }) =>
     c.json(await whoIsOnCall(ctx, params.id, query.at ? new Date(query.at) : ctx.now())),
   );
+  ops.add(op.shifts, async (c, { params, query }) =>
+    c.json({ shifts: await scheduleShifts(ctx, params.id, shiftWindow(query, ctx.now())) }),
+  );
+  ops.add(op.listOverrides, async (c, { params, query }) =>
+    c.json({ overrides: await listOverrides(ctx, params.id, shiftWindow(query, ctx.now())) }),
+  );
+  ops.add(op.createOverride, async (c, { params, body }) =>
+    c.json(await createOverride(ctx, principalOf(c), params.id, body, changeOriginOf(c)), 201),
+  );
+  ops.add(op.deleteOverride, async (c, { params }) => {
+    await deleteOverride(ctx, principalOf(c), params.id, params.override_id, changeOriginOf(c));
+    return c.body(null, 204);
+  });
+  ops.add(op.createCalendarFeed, async (c, { params }) => {
+    const feed = await createCalendarFeed(ctx, { scheduleId: params.id }, changeOriginOf(c));
+    return c.json({ url: calendarUrl(deps.config.publicUrl, feed.token), token_hint: feed.token_hint }, 201);
+  });
+  ops.add(op.revokeCalendarFeed, async (c, { params }) => {
+    await revokeCalendarFeed(ctx, { scheduleId: params.id }, changeOriginOf(c));
+    return c.body(null, 204);
+  });
 }
