@@ -7,7 +7,12 @@ await runApp({
   name: 'worker',
   defaultPort: 8084,
   build: async (runtime, shutdown) => {
-    const worker = await startWorker(runtime.ctx, { redis: runtime.redisConfig, ai: runtime.config.ai });
+    const worker = await startWorker(runtime.ctx, {
+      redis: runtime.redisConfig,
+      ai: runtime.config.ai,
+      paging: runtime.config.paging,
+      publicUrl: runtime.config.publicUrl ?? `http://localhost:${runtime.config.port ?? 8080}`,
+    });
     shutdown.add('worker', () => worker.stop());
     return createApp({
       ctx: runtime.ctx,

@@ -14,8 +14,10 @@ import { handleEscalationCheck, startEscalationReconciler } from './escalation-t
 import { startHeartbeatReconciler } from './heartbeat-reconciler';
 import { startHousekeeping } from './housekeeping';
 import { startMaintenanceRelease } from './maintenance-release';
+import { startNotify } from './notify/start';
 import { startOutboxRelay } from './outbox-relay';
 import { startOutgoingWebhooks } from './outgoing-webhooks/start';
+import { startShiftNoticeTimers } from './shift-notice-timers';
 
 export interface WorkerOptions {
   redis: RedisConfig;
@@ -23,6 +25,10 @@ export interface WorkerOptions {
   ai: Config['ai'];
   /** How often the reconciler looks for due escalations, and the relay polls besides notifications. */
   intervalMs?: number;
+  /** Personal paging's methods (docs/paging.md); absent: none configured, pages fail with that reason. */
+  paging?: Config['paging'];
+  /** `PUBLIC_URL`: the links in pages start with it. */
+  publicUrl?: string;
 }
 
 export interface RunningWorker {
@@ -67,9 +73,17 @@ export async function startWorker(ctx: ServiceContext, options: WorkerOptions): 
   });
   // A queue of its own too: a slow webhook target never delays a page.
   const webhooks = startOutgoingWebhooks(ctx, queues, { connection: blocking, intervalMs });
+  // A queue of its own: a slow mail server never delays an escalation or a chat job.
+  const notify = startNotify(ctx, queues, {
+    connection: blocking,
+    intervalMs,
+    paging: options.paging ?? { email: undefined, twilio: undefined, push: undefined },
+    publicUrl: options.publicUrl ?? 'http://localhost:8080',
+  });
   const relay = await startOutboxRelay(ctx, queues, intervalMs);
   const reconciler = startEscalationReconciler(ctx, intervalMs);
   const heartbeatReconciler = startHeartbeatReconciler(ctx, intervalMs);
+  const shiftNotices = startShiftNoticeTimers(ctx, intervalMs);
   const maintenanceRelease = startMaintenanceRelease(ctx, intervalMs);
   const housekeeping = startHousekeeping(ctx);
   return {
@@ -77,9 +91,12 @@ export async function startWorker(ctx: ServiceContext, options: WorkerOptions): 
     tick: async () => {
       // First: the incidents a window's end opens then reach the queues in this same tick.
       await maintenanceRelease.runOnce();
+      // Before the relay too: a shift notice due now reaches the chat queue in this tick.
+      await shiftNotices.runOnce({ plan: true });
       await relay.flush();
       await reconciler.runOnce();
       await webhooks.runOnce();
+      await notify.runOnce();
       await heartbeatReconciler.runOnce();
     },
     // Stop taking work first, let in-flight jobs finish (BullMQ's close waits for them), then the
@@ -87,8 +104,8 @@ export async function startWorker(ctx: ServiceContext, options: WorkerOptions): 
     stop: async () => {
       housekeeping.stop();
       await maintenanceRelease.stop();
-      await Promise.all([relay.stop(), reconciler.stop(), heartbeatReconciler.stop()]);
-      await Promise.all([escalationWorker.close(), aiWorker.close(), webhooks.stop()]);
+      await Promise.all([relay.stop(), reconciler.stop(), heartbeatReconciler.stop(), shiftNotices.stop()]);
+      await Promise.all([escalationWorker.close(), aiWorker.close(), webhooks.stop(), notify.stop()]);
       await queues.close();
       blocking.disconnect();
     },

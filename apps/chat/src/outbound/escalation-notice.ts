@@ -1,5 +1,6 @@
 import {
   type ChatIncident,
+  pageLinkUrl,
   readChatEntry,
   readChatIncident,
   readDirectMessagesSent,
@@ -12,8 +13,11 @@ import type { ChatJob } from './job';
 import { pageText } from './messages';
 
 interface Target {
+  id?: string | null;
   name?: string;
   slack_user_id?: string | null;
+  /** False when the person's notification rules leave chat out (docs/paging.md#rules). */
+  chat_page?: boolean;
 }
 
 /**
@@ -41,15 +45,20 @@ async function sendDirectMessages(
   entryId: string,
   targets: unknown,
 ): Promise<void> {
-  const userIds = new Set(
-    ((targets as Target[] | undefined) ?? [])
-      .map((t) => t.slack_user_id)
-      .filter((id): id is string => typeof id === 'string' && id !== ''),
-  );
+  // Chat id → the person's Firebreak id (for their acknowledge link), once per chat id.
+  const people = new Map<string, string | null>();
+  for (const target of (targets as Target[] | undefined) ?? []) {
+    const chatId = target.slack_user_id;
+    if (target.chat_page === false || typeof chatId !== 'string' || chatId === '') continue;
+    if (!people.get(chatId)) people.set(chatId, target.id ?? null);
+  }
   const done = await readDirectMessagesSent(jc.session, entryId);
-  const message = pageText(incident, jc.publicUrl, incident.chat_channel_id);
-  for (const userId of userIds) {
+  for (const [userId, personId] of people) {
     if (done.has(userId)) continue;
+    const ackUrl = personId
+      ? await pageLinkUrl(jc.ctx, { publicUrl: jc.publicUrl, incidentId: incident.id, userId: personId })
+      : undefined;
+    const message = pageText(incident, jc.publicUrl, incident.chat_channel_id, ackUrl);
     const record = { entryId, slackUserId: userId };
     try {
       const opened = await jc.call('direct_message', (client) =>

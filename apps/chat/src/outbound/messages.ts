@@ -41,13 +41,24 @@ const str = (value: unknown): string => (typeof value === 'string' ? value : '')
 function statusText(entry: Entry): string {
   const to = entry.data.to as IncidentStatus;
   const by = actorOf(entry);
-  if (to === 'acknowledged') return `👀 *Acknowledged* by ${by}.`;
+  if (to === 'acknowledged') return `👀 *Acknowledged* by ${by}${viaText(entry.data.via)}.`;
   if (to === 'resolved') {
     const mttr = entry.data.mttr_seconds;
     const took = typeof mttr === 'number' ? ` Time to resolve: ${formatDuration(mttr)}.` : '';
     return `✅ *Resolved* by ${by}.${took}`;
   }
   return `Status changed to *${statusLabel[to] ?? str(to)}* by ${by}.`;
+}
+
+/** How a page was acknowledged without logging in (docs/paging.md#acknowledge-links), if it was. */
+function viaText(via: unknown): string {
+  const ways: Record<string, string> = {
+    link: 'the page’s link',
+    sms: 'SMS',
+    voice: 'phone',
+    push: 'push notification',
+  };
+  return typeof via === 'string' && ways[via] ? ` (by ${ways[via]})` : '';
 }
 
 function commanderText(entry: Entry): string {
@@ -98,9 +109,19 @@ export function renderEntry(entry: Entry): ChatMessage {
 }
 
 /** The direct message of an escalation step to one of its targets. */
-export function pageText(incident: ChatIncident, publicUrl: string, channelId: string | null): ChatMessage {
+/**
+ * A page by direct message. `ackUrl` is the person's own one-click acknowledge link (docs/paging.md), so
+ * a page read on a phone's chat app can be taken without logging in to Firebreak there.
+ */
+export function pageText(
+  incident: ChatIncident,
+  publicUrl: string,
+  channelId: string | null,
+  ackUrl?: string,
+): ChatMessage {
   const link = `<${incidentUrl(publicUrl, incident.number)}|Open in Firebreak>`;
+  const ack = ackUrl ? ` · <${ackUrl}|Acknowledge>` : '';
   const channel = channelId ? ` · <#${channelId}>` : '';
   const about = `*INC-${incident.number}: ${escapeMrkdwn(incident.title)}* (${severityLabel[incident.severity]})`;
-  return { text: `🚨 You are being paged for ${about}. ${link}${channel}` };
+  return { text: `🚨 You are being paged for ${about}. ${link}${ack}${channel}` };
 }

@@ -7,7 +7,7 @@ import {
   PermanentJobError,
   type RedisConfig,
 } from '@firebreak/queue';
-import type { ServiceContext } from '@firebreak/services';
+import { type ServiceContext, sendShiftNotice } from '@firebreak/services';
 import { ChannelPendingError } from './errors';
 import { sendEscalationNotice } from './escalation-notice';
 import { postTimelineEntry } from './flush';
@@ -15,6 +15,7 @@ import { type ChatJob, type OutboundDeps, runChatJob } from './job';
 import { markResolved } from './mark-resolved';
 import { openChannel } from './open-channel';
 import { type ChatRecoveryOptions, startChatRecovery } from './recovery';
+import { sendShiftNoticeJob } from './shift-notice';
 
 export interface ChatWorkerOptions {
   redis: RedisConfig;
@@ -61,6 +62,12 @@ export function startChatWorker(ctx: ServiceContext, options: ChatWorkerOptions)
       'chat.mark_resolved': (p, job) => run(job, p.incident_id, markResolved),
       'chat.escalation_notice': (p, job) =>
         run(job, p.incident_id, (jc) => sendEscalationNotice(jc, p.entry_id)),
+      // Not an incident's work: no incident lock; the notice's own row lock keeps it to one message.
+      // Chat off: the notice is recorded as not sent, so it is not queued again for nothing.
+      'chat.shift_notice': (p, job) =>
+        deps
+          ? sendShiftNoticeJob(deps, job, p.notice_id)
+          : sendShiftNotice(ctx, p.notice_id, async () => ({ sent: false, code: 'chat_off' })),
     },
     {
       connection: blocking,

@@ -1,0 +1,49 @@
+import type { Job } from '@firebreak/queue';
+import { type ShiftNoticeMessage, type ShiftNoticeOutcome, sendShiftNotice } from '@firebreak/services';
+import { classifyChatError, failureLine } from './errors';
+import { reportChatWorking } from './failures';
+import { escapeMrkdwn } from './format';
+import type { OutboundDeps } from './job';
+
+export function shiftNoticeText(message: ShiftNoticeMessage): string {
+  return `You are on call for *${escapeMrkdwn(message.scheduleName)}* ${message.lasts}.`;
+}
+
+/**
+ * `chat.shift_notice` (docs/schedules.md#shift-notices): the direct message telling someone their shift
+ * has started. The notice row is locked while it is sent and records the outcome, so a retried or
+ * doubled job sends it once. Chat unreachable or rate limited: thrown, and BullMQ tries again with the
+ * chat backoff. Refused (the user left the workspace, a revoked token): the failure log line, the code
+ * kept on the notice, and no retry.
+ */
+export async function sendShiftNoticeJob(deps: OutboundDeps, job: Job, noticeId: string): Promise<void> {
+  await sendShiftNotice(deps.ctx, noticeId, async (message): Promise<ShiftNoticeOutcome> => {
+    try {
+      const opened = await deps.client.conversations.open({ users: message.slackUserId });
+      await deps.client.chat.postMessage({
+        channel: opened.channel?.id ?? message.slackUserId,
+        text: shiftNoticeText(message),
+        unfurl_links: false,
+      });
+      reportChatWorking(deps);
+      return { sent: true };
+    } catch (error) {
+      const problem = classifyChatError(error);
+      if (!problem) throw error;
+      const lastTry = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      deps.ctx.failures.failed('chat', {
+        reason: problem.code,
+        line: failureLine('direct_message', problem.code),
+        fields: {
+          job_id: job.id,
+          job: job.name,
+          operation: 'direct_message',
+          code: problem.code,
+          shift_notice_id: noticeId,
+        },
+      });
+      if (problem.kind === 'refused' || lastTry) return { sent: false, code: problem.code };
+      throw error;
+    }
+  });
+}
