@@ -1,10 +1,8 @@
 // `firebreak-import oncall` run as a process, as an operator runs it: against a database of its own
 // (holding preexisting.json) and the fake OnCall API serving the fixtures of packages/testing.
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { promisify } from 'node:util';
-import { createSql, type Sql, users } from '@firebreak/db';
+import { createSql, type Sql } from '@firebreak/db';
 import type { OnCallImportResult } from '@firebreak/schema';
 import {
   createTestDatabase,
@@ -15,10 +13,9 @@ import {
 } from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './cli';
+import { countRows, insertPreexistingUsers, runImporterProcess } from './command-test-process';
 import { oncallCommand } from './oncall-command';
 
-const run = promisify(execFile);
-const bin = resolve(import.meta.dirname, '../bin/firebreak-import.mjs');
 const expected = JSON.parse(readFileSync(resolve(fixtures, 'expected.json'), 'utf8'));
 const TOKEN = 'oncall-cli-token';
 
@@ -29,9 +26,7 @@ let oncall: FakeOnCallApi;
 beforeAll(async () => {
   db = await createTestDatabase();
   sql = createSql(db.url, { max: 2 });
-  for (const email of JSON.parse(readFileSync(resolve(fixtures, 'preexisting.json'), 'utf8')).user_emails) {
-    await users.insertUser(sql, { email, name: 'Dana (already here)', role: 'viewer' });
-  }
+  await insertPreexistingUsers(sql, fixtures);
   oncall = await startFakeOnCallApi({ fixturesDir: fixtures, token: TOKEN, maxPageSize: 3 });
 });
 afterAll(async () => {
@@ -40,20 +35,9 @@ afterAll(async () => {
   await db?.drop();
 });
 
-/** Runs the CLI; answers its exit code and output instead of throwing on a non-zero exit. */
-async function cli(args: string[], env: Record<string, string | undefined> = { DATABASE_URL: db.url }) {
-  const { LOG_LEVEL: _, DATABASE_URL: __, ONCALL_API_TOKEN: ___, ...inherited } = process.env;
-  try {
-    const { stdout, stderr } = await run(bin, args, { env: { ...inherited, ...env }, timeout: 60_000 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
-
-const count = async (table: string) =>
-  (await sql.unsafe(`select count(*)::int as n from ${table}`))[0]!.n as number;
+const cli = (args: string[], env: Record<string, string | undefined> = { DATABASE_URL: db.url }) =>
+  runImporterProcess(args, env, 'ONCALL_API_TOKEN');
+const count = (table: string) => countRows(sql, table);
 
 describe('firebreak-import oncall', () => {
   it('--dry-run --json prints the answer and writes nothing', async () => {

@@ -1,10 +1,6 @@
 // `firebreak-import opsgenie` as an operator runs it: against a database of its own (holding what
 // preexisting.json names) and the fake Opsgenie API serving the fixtures of packages/testing.
-import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { promisify } from 'node:util';
-import { createSql, type Sql, users } from '@firebreak/db';
+import { createSql, type Sql } from '@firebreak/db';
 import type { ImportResult } from '@firebreak/schema';
 import {
   createTestDatabase,
@@ -15,10 +11,9 @@ import {
 } from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './cli';
+import { countRows, insertPreexistingUsers, runImporterProcess } from './command-test-process';
 import { opsgenieCommand } from './opsgenie-command';
 
-const run = promisify(execFile);
-const bin = resolve(import.meta.dirname, '../bin/firebreak-import.mjs');
 const KEY = 'opsgenie-cli-key';
 
 let db: TestDatabase;
@@ -28,9 +23,7 @@ let opsgenie: FakeOpsgenieApi;
 beforeAll(async () => {
   db = await createTestDatabase();
   sql = createSql(db.url, { max: 2 });
-  for (const email of JSON.parse(readFileSync(resolve(fixtures, 'preexisting.json'), 'utf8')).user_emails) {
-    await users.insertUser(sql, { email, name: 'Dana (already here)', role: 'viewer' });
-  }
+  await insertPreexistingUsers(sql, fixtures);
   opsgenie = await startFakeOpsgenieApi({ fixturesDir: fixtures, apiKey: KEY, maxPageSize: 4 });
 });
 afterAll(async () => {
@@ -39,19 +32,9 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function cli(args: string[], env: Record<string, string | undefined> = { DATABASE_URL: db.url }) {
-  const { LOG_LEVEL: _, DATABASE_URL: __, OPSGENIE_API_KEY: ___, ...inherited } = process.env;
-  try {
-    const { stdout, stderr } = await run(bin, args, { env: { ...inherited, ...env }, timeout: 60_000 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
-
-const count = async (table: string) =>
-  (await sql.unsafe(`select count(*)::int as n from ${table}`))[0]!.n as number;
+const cli = (args: string[], env: Record<string, string | undefined> = { DATABASE_URL: db.url }) =>
+  runImporterProcess(args, env, 'OPSGENIE_API_KEY');
+const count = (table: string) => countRows(sql, table);
 
 describe('firebreak-import opsgenie', () => {
   it('--dry-run --json prints the answer and writes nothing', async () => {

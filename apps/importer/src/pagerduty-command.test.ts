@@ -1,8 +1,5 @@
 // `firebreak-import pagerduty` run as a process, as an operator runs it: against a database of its own and
 // the fake PagerDuty REST API serving the fixture account of packages/testing.
-import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { createSql, type Sql } from '@firebreak/db';
 import type { ImportResult } from '@firebreak/schema';
 import {
@@ -14,10 +11,9 @@ import {
 } from '@firebreak/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './cli';
+import { countRows, runImporterProcess } from './command-test-process';
 import { pagerdutyCommand } from './pagerduty-command';
 
-const run = promisify(execFile);
-const bin = resolve(import.meta.dirname, '../bin/firebreak-import.mjs');
 const TOKEN = 'pagerduty-cli-token';
 
 let db: TestDatabase;
@@ -35,20 +31,9 @@ afterAll(async () => {
   await db?.drop();
 });
 
-/** Runs the CLI; answers its exit code and output instead of throwing on a non-zero exit. */
-async function cli(args: string[], env: Record<string, string | undefined> = { DATABASE_URL: db.url }) {
-  const { LOG_LEVEL: _, DATABASE_URL: __, PAGERDUTY_API_TOKEN: ___, ...inherited } = process.env;
-  try {
-    const { stdout, stderr } = await run(bin, args, { env: { ...inherited, ...env }, timeout: 60_000 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
-
-const count = async (table: string) =>
-  (await sql.unsafe(`select count(*)::int as n from ${table}`))[0]!.n as number;
+const cli = (args: string[], env: Record<string, string | undefined> = { DATABASE_URL: db.url }) =>
+  runImporterProcess(args, env, 'PAGERDUTY_API_TOKEN');
+const count = (table: string) => countRows(sql, table);
 
 describe('firebreak-import pagerduty', () => {
   it('--dry-run --json prints the answer and writes nothing (the token from PAGERDUTY_API_TOKEN)', async () => {

@@ -1,12 +1,9 @@
-import { parseArgs } from 'node:util';
-import { type Config, ConfigError, type Env, loadConfig } from '@firebreak/config';
-import { createSql, isDatabaseUnavailable, migrate } from '@firebreak/db';
-import { createLogger } from '@firebreak/logger';
-import { AppError, ImportPagerDutyInput } from '@firebreak/schema';
+import type { Env } from '@firebreak/config';
+import { ImportPagerDutyInput } from '@firebreak/schema';
 import { importFromPagerDuty } from '@firebreak/services';
-import type { CliCommand, CliIo } from './cli';
+import type { CliCommand } from './cli';
 import { renderImportReport } from './import-report';
-import { createProgressLine } from './progress';
+import { runImportCommand } from './run-command';
 
 /**
  * `firebreak-import pagerduty --token <t> [--url <u>] [--dry-run] [--json]` (docs/import-pagerduty.md):
@@ -15,7 +12,6 @@ import { createProgressLine } from './progress';
  * environment was wrong.
  */
 
-const NAME = 'firebreak-import pagerduty';
 const USAGE = `Usage: firebreak-import pagerduty --token <api-token> [--url <api-url>] [--dry-run] [--json]
 
 Imports users, schedules, escalation policies and the Events API integrations of services (with their
@@ -29,129 +25,33 @@ do about every other integration.
   --json           print the answer as JSON (as POST /api/v1/imports/pagerduty gives it)
 `;
 
-const flagOf: Record<string, string> = { url: '--url', api_token: '--token', dry_run: '--dry-run' };
-
 export function pagerdutyCommand(env: Env = process.env): CliCommand {
   return {
     name: 'pagerduty',
     summary: 'users, schedules, escalations and Events API integrations from PagerDuty',
-    run: (args, io) => runPagerDuty(args, io, env),
+    run: (args, io) =>
+      runImportCommand(
+        {
+          source: 'pagerduty',
+          usage: USAGE,
+          credential: { flag: 'token', field: 'api_token', env: 'PAGERDUTY_API_TOKEN' },
+          schema: ImportPagerDutyInput,
+          progressSource: 'PagerDuty',
+          noDatabaseMessage:
+            'DATABASE_URL is not set. The CLI writes to the database directly; an\n' +
+            'installation on the embedded database (`pnpm start` without DATABASE_URL) imports with\n' +
+            'POST /api/v1/imports/pagerduty instead.\n',
+          runImport: (ctx, input, settings) =>
+            importFromPagerDuty(
+              ctx,
+              { url: input.url, apiToken: input.api_token, dryRun: input.dry_run },
+              settings,
+            ),
+          render: (answer) => renderImportReport(answer, 'PagerDuty'),
+        },
+        args,
+        io,
+        env,
+      ),
   };
-}
-
-/** A step that ended the command: its exit code (its message is already written). */
-type Exit = { exit: number };
-
-async function runPagerDuty(args: string[], io: CliIo, env: Env): Promise<number> {
-  const options = parseOptions(args, io, env);
-  if ('exit' in options) return options.exit;
-  const database = databaseSettings(io, env);
-  if ('exit' in database) return database.exit;
-  // Log lines go to stderr, so that stdout stays the report (or JSON); quiet unless LOG_LEVEL asks.
-  const logger = createLogger({
-    level: database.logLevel,
-    name: 'importer',
-    destination: { write: (line: string) => io.err(line) },
-  });
-  const sql = createSql(database.url, { max: 2, applicationName: 'firebreak-import' });
-  const progress = io.errIsTerminal && !options.json ? createProgressLine(io.err, 'PagerDuty') : undefined;
-  try {
-    // Like every Firebreak process at start; a dry run changes nothing, not even the schema.
-    if (!options.input.dry_run) await migrate(sql);
-    const answer = await importFromPagerDuty(
-      { sql, logger, now: () => new Date() },
-      { url: options.input.url, apiToken: options.input.api_token, dryRun: options.input.dry_run },
-      progress ? { onProgress: (p) => progress.report(p) } : {},
-    );
-    progress?.finish();
-    io.out(options.json ? `${JSON.stringify(answer, null, 2)}\n` : renderImportReport(answer, 'PagerDuty'));
-    return 0;
-  } catch (error) {
-    progress?.finish();
-    reportFailure(error, io, options.json);
-    return 1;
-  } finally {
-    await sql.end({ timeout: 5 });
-  }
-}
-
-/** The command line, checked by the same schema as the API's request body. */
-function parseOptions(
-  args: string[],
-  io: CliIo,
-  env: Env,
-): { input: ImportPagerDutyInput; json: boolean } | Exit {
-  const usageError = (message: string) => {
-    io.err(`${NAME}: ${message}\n\n${USAGE}`);
-    return { exit: 2 };
-  };
-  let values: { url?: string; token?: string; 'dry-run'?: boolean; json?: boolean; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args,
-      options: {
-        url: { type: 'string' },
-        token: { type: 'string' },
-        'dry-run': { type: 'boolean' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    return usageError((error as Error).message);
-  }
-  if (values.help) {
-    io.out(USAGE);
-    return { exit: 0 };
-  }
-  const input = ImportPagerDutyInput.safeParse({
-    url: values.url,
-    api_token: values.token ?? env.PAGERDUTY_API_TOKEN,
-    dry_run: values['dry-run'] ?? false,
-  });
-  if (input.success) return { input: input.data, json: values.json ?? false };
-  const problems = input.error.issues.map((issue) => {
-    const flag = flagOf[String(issue.path[0])] ?? String(issue.path[0]);
-    return issue.code === 'invalid_type' ? `${flag} is required` : `${flag} ${issue.message}`;
-  });
-  return usageError(problems.join('; '));
-}
-
-function databaseSettings(io: CliIo, env: Env): { url: string; logLevel: Config['logLevel'] } | Exit {
-  let config: Config;
-  try {
-    config = loadConfig(env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    io.err(`${NAME}: invalid configuration\n${error.problems.map((p) => `  ${p}\n`).join('')}`);
-    return { exit: 2 };
-  }
-  if (!config.databaseUrl) {
-    io.err(
-      `${NAME}: DATABASE_URL is not set. The CLI writes to the database directly; an\n` +
-        'installation on the embedded database (`pnpm start` without DATABASE_URL) imports with\n' +
-        'POST /api/v1/imports/pagerduty instead.\n',
-    );
-    return { exit: 2 };
-  }
-  return { url: config.databaseUrl, logLevel: env.LOG_LEVEL ? config.logLevel : 'warn' };
-}
-
-function reportFailure(error: unknown, io: CliIo, json: boolean): void {
-  const failure = describeFailure(error);
-  io.err(`${NAME}: ${failure.message}\n`);
-  if (json) io.out(`${JSON.stringify({ error: failure }, null, 2)}\n`);
-}
-
-function describeFailure(error: unknown): Pick<AppError, 'code' | 'message' | 'details'> {
-  if (error instanceof AppError) return { code: error.code, message: error.message, details: error.details };
-  if (isDatabaseUnavailable(error)) {
-    const cause = (error as { code?: string; message?: string }).code ?? (error as Error).message;
-    return {
-      code: 'database_unavailable',
-      message: `cannot reach the database (${cause})`,
-      details: undefined,
-    };
-  }
-  return { code: 'internal', message: String((error as Error)?.message ?? error), details: undefined };
 }

@@ -10,3 +10,4 @@ export * from './private-postgres';
 export * from './private-redis';
 export * from './process';
 export * from './redis';
+export * from './smtp';

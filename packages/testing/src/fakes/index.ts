@@ -77,6 +77,13 @@ export {
   startFakePagerDutyApi,
 } from './pagerduty-api';
 export {
+  type FakePushMessage,
+  type FakePushRefusal,
+  FakePushService,
+  type FakePushSubscription,
+  startFakePushService,
+} from './push-service';
+export {
   FakeSns,
   type FakeSnsCertificateRequest,
   type FakeSnsConfirmation,
@@ -86,3 +93,13 @@ export {
   type SnsSignatureVersion,
   startFakeSns,
 } from './sns';
+export {
+  FakeTwilio,
+  type FakeTwilioCall,
+  type FakeTwilioMessage,
+  type FakeTwilioOptions,
+  type FakeTwilioRequest,
+  startFakeTwilio,
+} from './twilio';
+export { type ParsedTwiml, parseTwiml, type TwimlGather } from './twilio/twiml';
+export { postSignedWebhook, type TwilioWebhookAnswer } from './twilio/webhook';
