@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { ApiError } from './lib/api';
+import { registerServiceWorker } from './lib/push';
 import { router } from './router';
 import './styles.css';
 
@@ -20,6 +21,9 @@ const queryClient = new QueryClient({
     },
   },
 });
+
+// The service worker shows push pages (docs/paging-twilio-push.md#web-push), even with no tab open.
+registerServiceWorker();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -2,21 +2,13 @@ import { createBrowserRouter, Navigate } from 'react-router';
 import { Layout } from './components/Layout';
 import { RequireLogin } from './components/RequireLogin';
 import { AlertsPage } from './pages/AlertsPage';
-import { AuditLogPage } from './pages/audit-log/AuditLogPage';
-import { EscalationPoliciesPage } from './pages/EscalationPoliciesPage';
-import { ImportPage } from './pages/ImportPage';
 import { IncidentsPage } from './pages/IncidentsPage';
 import { IncidentPage } from './pages/incident/IncidentPage';
-import { IntegrationsPage } from './pages/integrations/IntegrationsPage';
 import { LoginPage } from './pages/LoginPage';
-import { MaintenancePage } from './pages/maintenance/MaintenancePage';
 import { NotFoundPage } from './pages/NotFoundPage';
-import { OutgoingWebhooksPage } from './pages/outgoing-webhooks/OutgoingWebhooksPage';
-import { RoutingRulesPage } from './pages/routing/RoutingRulesPage';
-import { SchedulesPage } from './pages/schedules/SchedulesPage';
-import { SettingsPage } from './pages/settings/SettingsPage';
-import { UsersPage } from './pages/UsersPage';
 
+// The pages people open while being paged (login, incidents, an incident) are in the first bundle; the
+// rest load when first visited, so a phone on a weak connection gets to the incident sooner.
 export const router = createBrowserRouter([
   { path: '/login', element: <LoginPage /> },
   {
@@ -30,16 +22,58 @@ export const router = createBrowserRouter([
       { path: 'incidents', element: <IncidentsPage /> },
       { path: 'incidents/:ref', element: <IncidentPage /> },
       { path: 'alerts', element: <AlertsPage /> },
-      { path: 'integrations', element: <IntegrationsPage /> },
-      { path: 'maintenance', element: <MaintenancePage /> },
-      { path: 'routing', element: <RoutingRulesPage /> },
-      { path: 'schedules', element: <SchedulesPage /> },
-      { path: 'escalation-policies', element: <EscalationPoliciesPage /> },
-      { path: 'users', element: <UsersPage /> },
-      { path: 'settings', element: <SettingsPage /> },
-      { path: 'outgoing-webhooks', element: <OutgoingWebhooksPage /> },
-      { path: 'import', element: <ImportPage /> },
-      { path: 'audit-log', element: <AuditLogPage /> },
+      {
+        path: 'integrations',
+        lazy: async () => ({
+          Component: (await import('./pages/integrations/IntegrationsPage')).IntegrationsPage,
+        }),
+      },
+      {
+        path: 'maintenance',
+        lazy: async () => ({
+          Component: (await import('./pages/maintenance/MaintenancePage')).MaintenancePage,
+        }),
+      },
+      {
+        path: 'routing',
+        lazy: async () => ({
+          Component: (await import('./pages/routing/RoutingRulesPage')).RoutingRulesPage,
+        }),
+      },
+      {
+        path: 'schedules',
+        lazy: async () => ({ Component: (await import('./pages/schedules/SchedulesPage')).SchedulesPage }),
+      },
+      {
+        path: 'schedules/:id',
+        lazy: async () => ({ Component: (await import('./pages/schedules/SchedulePage')).SchedulePage }),
+      },
+      {
+        path: 'my-oncall',
+        lazy: async () => ({ Component: (await import('./pages/my-oncall/MyOnCallPage')).MyOnCallPage }),
+      },
+      {
+        path: 'escalation-policies',
+        lazy: async () => ({
+          Component: (await import('./pages/EscalationPoliciesPage')).EscalationPoliciesPage,
+        }),
+      },
+      { path: 'users', lazy: async () => ({ Component: (await import('./pages/UsersPage')).UsersPage }) },
+      {
+        path: 'settings',
+        lazy: async () => ({ Component: (await import('./pages/settings/SettingsPage')).SettingsPage }),
+      },
+      {
+        path: 'outgoing-webhooks',
+        lazy: async () => ({
+          Component: (await import('./pages/outgoing-webhooks/OutgoingWebhooksPage')).OutgoingWebhooksPage,
+        }),
+      },
+      { path: 'import', lazy: async () => ({ Component: (await import('./pages/ImportPage')).ImportPage }) },
+      {
+        path: 'audit-log',
+        lazy: async () => ({ Component: (await import('./pages/audit-log/AuditLogPage')).AuditLogPage }),
+      },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { api } from '../lib/api';
+import { forgetPushOnThisDevice } from '../lib/push';
 import { useMe } from '../lib/session';
 import { ReadinessBanner } from './ReadinessBanner';
 
@@ -15,6 +16,7 @@ const links: { to: string; label: string; fromSettings?: boolean }[] = [
   { to: '/routing', label: 'Routing' },
   { to: '/schedules', label: 'Schedules' },
   { to: '/escalation-policies', label: 'Escalation' },
+  { to: '/my-oncall', label: 'My on-call' },
   { to: '/users', label: 'Users' },
   { to: '/settings', label: 'Settings' },
   { to: '/outgoing-webhooks', label: 'Outgoing webhooks', fromSettings: true },
@@ -46,6 +48,8 @@ export function Layout() {
   }, [pathname]);
   const logout = async () => {
     try {
+      // While still signed in: this browser's push pages must not reach whoever uses it next.
+      await forgetPushOnThisDevice({ removeContactMethod: api.deleteContactMethod });
       await api.logout();
     } finally {
       queryClient.clear();

@@ -6,9 +6,11 @@ import type {
   ApiKey,
   AuditLogPage,
   AuthConfig,
+  CreateEscalationPolicyInput,
   CreateIntegrationInput,
   CreateMaintenanceWindowInput,
   CreateOutgoingWebhookInput,
+  CreateScheduleInput,
   EscalationPolicy,
   ImportResult,
   Incident,
@@ -34,6 +36,17 @@ import type {
 } from '@firebreak/schema';
 import { fetchAllPages } from './all-pages';
 import { ApiError, del, get, patch, post, put, request } from './api-client';
+import type {
+  CalendarFeed,
+  ContactMethod,
+  CreateContactMethodInput,
+  CreateOverrideInput,
+  FinalShift,
+  NotificationRule,
+  NotificationRules,
+  PagingMethods,
+  ScheduleOverride,
+} from './oncall-types';
 
 export type Me = { kind: 'session' | 'api_key'; role: Role; user: User | null };
 export type IncidentPatch = Partial<{
@@ -59,6 +72,8 @@ export type MaintenanceWindowInput = CreateMaintenanceWindowInput;
 export type OutgoingWebhookInput = CreateOutgoingWebhookInput;
 
 const id = encodeURIComponent;
+const window_ = (from: Date, to: Date) =>
+  new URLSearchParams({ from: from.toISOString(), to: to.toISOString() }).toString();
 
 export const api = {
   login: (email: string, password: string) => post<{ user: User }>('/api/v1/auth/login', { email, password }),
@@ -110,14 +125,63 @@ export const api = {
   previewRouting: (sample: PreviewSample) => post<PreviewResult>('/api/v1/routing-rules/preview', sample),
 
   users: () => get<{ users: User[] }>('/api/v1/users'),
+  user: (userId: string) => get<User>(`/api/v1/users/${id(userId)}`),
   createUser: (input: { email: string; name: string; role: Role; password?: string }) =>
     post<User>('/api/v1/users', input),
-  updateUser: (userId: string, input: Partial<Pick<User, 'name' | 'role' | 'active'>>) =>
-    patch<User>(`/api/v1/users/${id(userId)}`, input),
+  updateUser: (
+    userId: string,
+    input: Partial<Pick<User, 'name' | 'role' | 'active' | 'slack_user_id' | 'shift_notices'>>,
+  ) => patch<User>(`/api/v1/users/${id(userId)}`, input),
 
   schedules: () => get<{ schedules: Schedule[] }>('/api/v1/schedules'),
   onCall: (scheduleId: string) => get<OnCall>(`/api/v1/schedules/${id(scheduleId)}/on-call`),
+  schedule: (scheduleId: string) => get<Schedule>(`/api/v1/schedules/${id(scheduleId)}`),
+  createSchedule: (input: CreateScheduleInput) => post<Schedule>('/api/v1/schedules', input),
+  /** `layers` replaces every layer. */
+  updateSchedule: (scheduleId: string, input: CreateScheduleInput) =>
+    patch<Schedule>(`/api/v1/schedules/${id(scheduleId)}`, input),
+  deleteSchedule: (scheduleId: string) => del(`/api/v1/schedules/${id(scheduleId)}`),
+  /** Who is on call between two instants, overrides applied (docs/api.md#on-call). */
+  scheduleShifts: (scheduleId: string, from: Date, to: Date) =>
+    get<{ shifts: FinalShift[] }>(`/api/v1/schedules/${id(scheduleId)}/shifts?${window_(from, to)}`),
+  overrides: (scheduleId: string, from: Date, to: Date) =>
+    get<{ overrides: ScheduleOverride[] }>(
+      `/api/v1/schedules/${id(scheduleId)}/overrides?${window_(from, to)}`,
+    ),
+  createOverride: (scheduleId: string, input: CreateOverrideInput) =>
+    post<ScheduleOverride>(`/api/v1/schedules/${id(scheduleId)}/overrides`, input),
+  deleteOverride: (scheduleId: string, overrideId: string) =>
+    del(`/api/v1/schedules/${id(scheduleId)}/overrides/${id(overrideId)}`),
   escalationPolicies: () => get<{ escalation_policies: EscalationPolicy[] }>('/api/v1/escalation-policies'),
+  createEscalationPolicy: (input: CreateEscalationPolicyInput) =>
+    post<EscalationPolicy>('/api/v1/escalation-policies', input),
+  /** `tiers` replaces every tier. */
+  updateEscalationPolicy: (policyId: string, input: CreateEscalationPolicyInput) =>
+    patch<EscalationPolicy>(`/api/v1/escalation-policies/${id(policyId)}`, input),
+  deleteEscalationPolicy: (policyId: string) => del(`/api/v1/escalation-policies/${id(policyId)}`),
+
+  // The signed-in person's own on-call: shifts, calendar, how they are paged (docs/api.md#on-call).
+  myShifts: (from: Date, to: Date) =>
+    get<{ shifts: FinalShift[] }>(`/api/v1/users/me/shifts?${window_(from, to)}`),
+  /** Shift notices are the one profile field a person changes on themselves. */
+  setShiftNotices: (on: boolean) => patch<User>('/api/v1/users/me', { shift_notices: on }),
+  createCalendarFeed: () => post<CalendarFeed>('/api/v1/users/me/calendar-feed'),
+  revokeCalendarFeed: () => del('/api/v1/users/me/calendar-feed'),
+  /** `default` is true while the person has set none and a chat message at once applies. */
+  notificationRules: () => get<NotificationRules>('/api/v1/users/me/notification-rules'),
+  setNotificationRules: (rules: NotificationRule[]) =>
+    put<NotificationRules>('/api/v1/users/me/notification-rules', { rules }),
+  contactMethods: () => get<{ contact_methods: ContactMethod[] }>('/api/v1/users/me/contact-methods'),
+  addContactMethod: (input: CreateContactMethodInput) =>
+    post<ContactMethod>('/api/v1/users/me/contact-methods', input),
+  sendContactCode: (methodId: string) =>
+    post<unknown>(`/api/v1/users/me/contact-methods/${id(methodId)}/send-code`),
+  verifyContactMethod: (methodId: string, code: string) =>
+    post<ContactMethod>(`/api/v1/users/me/contact-methods/${id(methodId)}/verify`, { code }),
+  testContactMethod: (methodId: string) =>
+    post<unknown>(`/api/v1/users/me/contact-methods/${id(methodId)}/test`),
+  deleteContactMethod: (methodId: string) => del(`/api/v1/users/me/contact-methods/${id(methodId)}`),
+  pagingMethods: () => get<PagingMethods>('/api/v1/paging/methods'),
 
   settings: () => get<SettingsView>('/api/v1/settings'),
   setSigningSecret: (secret: string | null) =>

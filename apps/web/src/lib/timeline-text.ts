@@ -32,7 +32,7 @@ export function entryText(entry: Pick<TimelineEntry, 'type' | 'data'>): string {
     case 'status_changed': {
       const mttr =
         typeof d.mttr_seconds === 'number' ? ` — time to resolve ${formatDuration(d.mttr_seconds)}` : '';
-      return `${str(d.from)} → ${str(d.to)}${mttr}`;
+      return `${str(d.from)} → ${str(d.to)}${viaText(d.via)}${mttr}`;
     }
     case 'severity_changed':
       return `${str(d.from)} → ${str(d.to)}`;
@@ -63,4 +63,15 @@ export function entryText(entry: Pick<TimelineEntry, 'type' | 'data'>): string {
     case 'handoff_digest':
       return str(d.text) || 'Included in a shift hand-off digest.';
   }
+}
+
+/** How a page was acknowledged without logging in (docs/paging.md#acknowledge-links), in chat's words. */
+function viaText(via: unknown): string {
+  const ways: Record<string, string> = {
+    link: 'the page’s link',
+    sms: 'SMS',
+    voice: 'phone',
+    push: 'push notification',
+  };
+  return typeof via === 'string' && ways[via] ? ` (by ${ways[via]})` : '';
 }

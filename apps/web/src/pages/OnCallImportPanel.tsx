@@ -1,81 +1,28 @@
-import type { ImportResult } from '@firebreak/schema';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
-import { ErrorMessage } from '../components/ErrorMessage';
 import { api } from '../lib/api';
-import { ImportResultView } from './ImportResultView';
+import { ImportForm } from './ImportForm';
 
 /**
  * Grafana OnCall import (docs/import-oncall.md). The real import is offered only after a dry run of the same
  * URL and token, so an admin always sees what will be created, skipped and approximated first.
  */
 export function OnCallImportPanel() {
-  const queryClient = useQueryClient();
-  const [url, setUrl] = useState('');
-  const [token, setToken] = useState('');
-  const [previewed, setPreviewed] = useState<{ url: string; token: string } | null>(null);
-  const [result, setResult] = useState<ImportResult | null>(null);
-  const run = useMutation({
-    mutationFn: (dryRun: boolean) => api.importOnCall({ url, api_token: token, dry_run: dryRun }),
-    onSuccess: async (answer) => {
-      setResult(answer);
-      if (answer.dry_run) setPreviewed({ url, token });
-      else {
-        setPreviewed(null);
-        await queryClient.invalidateQueries();
-      }
-    },
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    run.mutate(true);
-  };
-  const ready = previewed?.url === url && previewed.token === token;
   return (
-    <>
-      <p className="subtle small">
-        Users, schedules and escalation policies. Start with a dry run: it writes nothing.
-      </p>
-      <form className="card form" onSubmit={submit} aria-label="OnCall import">
-        <div className="form-row">
-          <label>
-            OnCall API URL <span className="hint">from OnCall → Settings</span>
-            <input
-              type="url"
-              required
-              value={url}
-              onChange={(e) => setUrl(e.target.value)}
-              placeholder="https://oncall.example.com/oncall"
-            />
-          </label>
-          <label>
-            API token <span className="hint">used once, never stored</span>
-            <input
-              type="password"
-              required
-              value={token}
-              onChange={(e) => setToken(e.target.value)}
-              autoComplete="off"
-            />
-          </label>
-        </div>
-        <div className="actions">
-          <button type="submit" className={ready ? '' : 'primary'} disabled={run.isPending}>
-            {run.isPending && run.variables ? 'Running…' : 'Preview (dry run)'}
-          </button>
-          <button
-            type="button"
-            className={ready ? 'primary' : ''}
-            disabled={!ready || run.isPending}
-            onClick={() => run.mutate(false)}
-            title={ready ? undefined : 'Run a dry run of this URL and token first'}
-          >
-            Import now
-          </button>
-        </div>
-        <ErrorMessage error={run.error} prefix="The import did not run" />
-      </form>
-      {result ? <ImportResultView result={result} /> : null}
-    </>
+    <ImportForm
+      label="OnCall import"
+      intro="Users, schedules and escalation policies. Start with a dry run: it writes nothing."
+      urlLabel={
+        <>
+          OnCall API URL <span className="hint">from OnCall → Settings</span>
+        </>
+      }
+      urlPlaceholder="https://oncall.example.com/oncall"
+      secretLabel={
+        <>
+          API token <span className="hint">used once, never stored</span>
+        </>
+      }
+      secretNoun="token"
+      runImport={({ url, secret, dryRun }) => api.importOnCall({ url, api_token: secret, dry_run: dryRun })}
+    />
   );
 }

@@ -7,17 +7,27 @@ import { api } from '../lib/api';
 import { useFocusOnClose } from '../lib/focus';
 import { roles } from '../lib/labels';
 import { canWrite, useMe } from '../lib/session';
+import { UserEditor } from './users/UserEditor';
 
 export function UsersPage() {
   const me = useMe();
   const admin = canWrite(me.data, 'admin');
   const users = useQuery({ queryKey: ['users'], queryFn: api.users });
+  const [editing, setEditing] = useState<string | null>(null);
+  const editingUser = users.data?.users.find((u) => u.id === editing);
+  const opener = useRef<string | null>(null);
+  useFocusOnClose(editing !== null, () =>
+    document.querySelector<HTMLElement>(`[data-opens="${opener.current ?? ''}"]`),
+  );
   return (
     <>
       <div className="page-head">
         <h1>Users</h1>
       </div>
       {admin ? <NewUserForm /> : null}
+      {editingUser ? (
+        <UserEditor key={editingUser.id} user={editingUser} onClose={() => setEditing(null)} />
+      ) : null}
       <ErrorMessage error={users.error} prefix="Could not load users" />
       <TableScroll label="Users" className="card" style={{ padding: 0 }}>
         <table aria-label="Users">
@@ -29,6 +39,7 @@ export function UsersPage() {
               <th>Chat user</th>
               <th>Sign-in</th>
               <th>State</th>
+              {admin ? <th>Actions</th> : null}
             </tr>
           </thead>
           <tbody>
@@ -40,6 +51,21 @@ export function UsersPage() {
                 <td className="mono">{user.slack_user_id ?? '—'}</td>
                 <td>{user.auth_source}</td>
                 <td>{user.active ? 'Active' : <span className="subtle">Deactivated</span>}</td>
+                {admin ? (
+                  <td>
+                    <button
+                      type="button"
+                      data-opens={user.id}
+                      aria-label={`Edit ${user.name}`}
+                      onClick={() => {
+                        opener.current = user.id;
+                        setEditing(user.id);
+                      }}
+                    >
+                      Edit
+                    </button>
+                  </td>
+                ) : null}
               </tr>
             ))}
           </tbody>

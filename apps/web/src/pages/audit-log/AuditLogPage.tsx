@@ -17,6 +17,10 @@ const entityLabels: Record<AuditEntityType, string> = {
   import: 'Import',
   maintenance_window: 'Maintenance window',
   outgoing_webhook: 'Outgoing webhook',
+  schedule_override: 'Schedule override',
+  calendar_feed: 'Calendar link',
+  contact_method: 'Contact method',
+  notification_rules: 'Notification rules',
 };
 
 /** Who changed which piece of configuration, and when (admins only: it names credentials and people). */

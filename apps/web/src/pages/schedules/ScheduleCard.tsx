@@ -1,6 +1,7 @@
 import type { Schedule } from '@firebreak/schema';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
+import { Link } from 'react-router';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { TableScroll } from '../../components/TableScroll';
 import { api } from '../../lib/api';
@@ -9,7 +10,8 @@ import { colourOf, segmentsInWindow, shiftsOf } from './shift-window';
 
 const WEEK_MS = 7 * 86_400_000;
 
-export function ScheduleCard({ schedule }: { schedule: Schedule }) {
+/** `linked`: in the list, the name opens the schedule's own page. */
+export function ScheduleCard({ schedule, linked = false }: { schedule: Schedule; linked?: boolean }) {
   const onCall = useQuery({
     queryKey: ['on-call', schedule.id],
     queryFn: () => api.onCall(schedule.id),
@@ -36,7 +38,15 @@ export function ScheduleCard({ schedule }: { schedule: Schedule }) {
     <section className="card stack" aria-label={`Schedule ${schedule.name}`}>
       <div className="page-head" style={{ marginBottom: 0 }}>
         <div>
-          <h2 style={{ marginBottom: 0 }}>{schedule.name}</h2>
+          <h2 style={{ marginBottom: 0 }}>
+            {linked ? (
+              <Link className="row-link" to={`/schedules/${schedule.id}`}>
+                {schedule.name}
+              </Link>
+            ) : (
+              schedule.name
+            )}
+          </h2>
           <span className="subtle small">
             {schedule.timezone} · {schedule.layers.length} layer{schedule.layers.length === 1 ? '' : 's'}
           </span>
