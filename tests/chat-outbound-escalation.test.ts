@@ -1,6 +1,6 @@
 // Outbound chat beyond people's own changes: escalation pages (direct messages and a channel mention,
 // docs/api.md#on-call) and what alert intake reports (linked alerts, all alerts resolved).
-import { recordAlerts, updateIncident } from '@firebreak/services';
+import { readPageLink, recordAlerts, updateIncident } from '@firebreak/services';
 import { waitFor } from '@firebreak/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -34,6 +34,11 @@ describe('escalation notices', () => {
     expect(dms).toHaveLength(1);
     expect(dms[0]!.text).toContain(`INC-${incident.number}: Pager test`);
     expect(dms[0]!.text).toContain(`<#${channelId}>`);
+    // Alice's own acknowledge link, which works without logging in.
+    const ackUrl = /<([^|>]+\/api\/v1\/page\/[^|>]+)\|Acknowledge>/.exec(dms[0]!.text ?? '')?.[1];
+    expect(ackUrl, dms[0]!.text).toBeDefined();
+    const link = await readPageLink(h.runtime.ctx, ackUrl!.split('/').pop()!);
+    expect(link).toMatchObject({ incident: { id: incident.id }, user: { id: alice.id } });
     expect(texts(h.fake, channelId)[1]).toMatch(
       /^🚨 \*Escalation\* \(tier 1 of _Page .+_\): paging <@U0ALICE01>, \*Dana\*\.$/,
     );

@@ -3,7 +3,7 @@
 // compared with expected.json field by field and read back through the API; dry run, re-run, 429, bad token,
 // and the imported users' setup tokens.
 
-// A test app of the routes involved (apps/api/src/oncall-test-app.ts is the pattern).
+// The whole API app, so the imported records are read back through the routes people use.
 import { createApp } from '@firebreak/api';
 import {
   createTestRuntime,
@@ -68,7 +68,8 @@ async function counts() {
            (select count(*)::int from schedule_layers) as layers,
            (select count(*)::int from escalation_policies) as policies,
            (select count(*)::int from escalation_tiers) as tiers,
-           (select count(*)::int from setup_tokens) as setup_tokens`;
+           (select count(*)::int from setup_tokens) as setup_tokens,
+           (select count(*)::int from schedule_overrides) as overrides`;
   return row;
 }
 
@@ -151,6 +152,7 @@ describe('import', () => {
       policies: 2,
       tiers: 4,
       setup_tokens: 5,
+      overrides: 1,
     });
   });
 
@@ -170,6 +172,21 @@ describe('import', () => {
     // Participants that are imported users are linked to them, not just named.
     const aliceId = (byEmail.get('alice.moreau@harborview.dev') as { id: string }).id;
     expect(inSourceOrder[0].layers[0].participants[0]).toEqual({ user_id: aliceId, name: 'Alice Moreau' });
+    // The override shift "Alice covers Bruno": 09:00–17:00 Paris time, above the layers.
+    const overrides = await api(
+      'GET',
+      `/api/v1/schedules/${inSourceOrder[0].id}/overrides?from=2025-11-20T00:00:00Z&to=2025-11-21T00:00:00Z`,
+      { token: admin.token },
+    );
+    expect((await bodyOf(overrides)).overrides).toEqual([
+      expect.objectContaining({
+        user: { id: aliceId, name: 'Alice Moreau' },
+        replaces_user_id: null,
+        starts_at: '2025-11-20T08:00:00.000Z',
+        ends_at: '2025-11-20T16:00:00.000Z',
+        created_by: null,
+      }),
+    ]);
 
     const policies = (await bodyOf(await api('GET', '/api/v1/escalation-policies', { token: admin.token })))
       .escalation_policies;

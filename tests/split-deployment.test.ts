@@ -190,6 +190,35 @@ describe('the split deployment behind nginx', () => {
     expect(after.last_alert_at).not.toBeNull();
   });
 
+  it("keeps only the first 4 characters of a page's token in nginx's access log, link and call alike", async () => {
+    // A token of the right shape; the API refuses it (a bad signature, no Twilio), and nginx logs it anyway.
+    const secret = 'Zq7wXpage0token0never0logged0whole0000000000000000000000000000000000';
+    const requests = [
+      { id: 'split-page-link-1', path: `/api/v1/page/${secret}`, logged: '/api/v1/page/Zq7w…' },
+      {
+        id: 'split-page-voice-1',
+        path: `/api/v1/paging/twilio/voice/${secret}/gather`,
+        logged: '/api/v1/paging/twilio/voice/Zq7w…/gather',
+      },
+    ];
+    for (const request of requests) {
+      const answer = await fetch(url(request.path), {
+        method: 'POST',
+        headers: { 'x-request-id': request.id, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'Digits=1',
+      });
+      expect(answer.status).toBeGreaterThanOrEqual(400);
+      const proxied = await waitFor(
+        () => deployment.linesOf('nginx').find((line) => line.includes(request.id)),
+        { what: `${request.id} in nginx's access log` },
+      );
+      expect(JSON.parse(proxied).uri).toBe(request.logged);
+    }
+    for (const name of ['nginx', 'ingest', 'api', 'chat', 'worker']) {
+      expect(deployment.linesOf(name).filter((line) => line.includes(secret))).toEqual([]);
+    }
+  });
+
   it('sends chat requests to the chat process', async () => {
     const answer = await fetch(url('/api/v1/chat/commands'), {
       method: 'POST',

@@ -13,5 +13,7 @@ export async function withRedis<T>(url: string, fn: (redis: Redis) => Promise<T>
 }
 
 /** BullMQ keys of a Firebreak queue (`firebreak:q:<queue>:<state>`, docs/decisions.md "Queues"). */
-export const queueKey = (queue: 'chat' | 'escalation' | 'ai', state: 'active' | 'delayed' | 'wait') =>
-  `firebreak:q:${queue}:${state}`;
+export const queueKey = (
+  queue: 'chat' | 'escalation' | 'ai' | 'notify',
+  state: 'active' | 'delayed' | 'wait',
+) => `firebreak:q:${queue}:${state}`;

@@ -2,6 +2,7 @@ import type { Drill } from '../lib/types';
 import { badInput } from './bad-input';
 import { fuzz } from './fuzz';
 import { heartbeats } from './heartbeats';
+import { pagingRedisEmpty } from './paging-redis-empty';
 import { postgresOutage } from './postgres-outage';
 import { redisEmpty } from './redis-empty';
 import { redisOutage } from './redis-outage';
@@ -14,6 +15,7 @@ import { workerKilled } from './worker-killed';
 export const drills: Drill<any>[] = [
   redisOutage,
   redisEmpty,
+  pagingRedisEmpty,
   heartbeats,
   postgresOutage,
   sentinelFailover,

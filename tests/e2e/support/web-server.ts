@@ -25,7 +25,8 @@ export async function startWebTestServer(options: TestRuntimeOptions = {}): Prom
   const webRoot = ensureWebBuild();
   const runtime = await createTestRuntime(options);
   const app = createServerApp({ ctx: runtime.ctx, ready: runtime.ready, config: runtime.config, webRoot });
-  const server = await startServer(app, 0, runtime.logger, '127.0.0.1');
+  // A test that must know its address up front (PUBLIC_URL for paging) passes PORT; else any free port.
+  const server = await startServer(app, runtime.config.port ?? 0, runtime.logger, '127.0.0.1');
   const admin = await createTestUser(runtime, 'admin', 'Ada Admin');
   return {
     runtime,
