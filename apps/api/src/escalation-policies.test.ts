@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { incidents, settings } from '@firebreak/db';
 import { createTestUser, type TestRuntime, type TestUser } from '@firebreak/runtime/testing';
 import { bodyOf, type TestClient } from '@firebreak/testing';
@@ -205,6 +206,8 @@ describe('DELETE /api/v1/escalation-policies/{id}', () => {
   it('deletes the policy and its tiers; incidents that used it keep going without one', async () => {
     const policy = await created({ tiers: [{ target_type: 'users', user_ids: [ana.id] }] });
     const incident = await incidents.insertIncident(runtime.sql, {
+      id: randomUUID(),
+      number: (await incidents.reserveIncidentOpening(runtime.sql, null)).number,
       title: 'Uses the policy',
       description: '',
       severity: 'high',
@@ -254,6 +257,8 @@ describe('DELETE /api/v1/escalation-policies/{id}', () => {
 
   it('an incident cannot name a policy that does not exist', async () => {
     const insert = incidents.insertIncident(runtime.sql, {
+      id: randomUUID(),
+      number: (await incidents.reserveIncidentOpening(runtime.sql, null)).number,
       title: 'Dangling',
       description: '',
       severity: 'low',

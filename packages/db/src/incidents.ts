@@ -1,5 +1,6 @@
 import type { IncidentSeverity, IncidentSource, IncidentStatus } from '@firebreak/schema';
 import type { Queryable } from './client';
+import { settingKeys } from './settings';
 
 export interface IncidentRow {
   id: string;
@@ -31,6 +32,10 @@ export interface IncidentView extends IncidentRow {
 }
 
 export interface InsertIncident {
+  /** Chosen by the caller (a random UUID), so that writes naming the incident need not wait for it. */
+  id: string;
+  /** From `reserveIncidentOpening`. */
+  number: number;
   title: string;
   description: string;
   severity: IncidentSeverity;
@@ -41,12 +46,35 @@ export interface InsertIncident {
   createdAt: Date;
 }
 
+/**
+ * What an opening needs before it can write: the incident's number (from the identity's sequence, so
+ * never handed out twice, as the column's default would) and the escalation policy it gets — the one
+ * its rule names, else the installation default (setting `default_escalation_policy_id`); a disabled or
+ * missing policy gives none. One round trip for both.
+ */
+export async function reserveIncidentOpening(
+  sql: Queryable,
+  rulePolicyId: string | null,
+): Promise<{ number: number; escalationPolicyId: string | null }> {
+  const [row] = await sql<{ number: number; policy_id: string | null }[]>`
+    select nextval(pg_get_serial_sequence('incidents', 'number'))::int as number,
+           (select p.id from escalation_policies p
+            where p.enabled
+              and p.id = coalesce(${rulePolicyId}::uuid,
+                                  (select (s.value #>> '{}')::uuid from settings s
+                                   where s.key = ${settingKeys.defaultEscalationPolicy}))) as policy_id`;
+  return { number: row!.number, escalationPolicyId: row!.policy_id };
+}
+
+/** The number comes from `reserveIncidentOpening`, hence `overriding system value`. */
 export async function insertIncident(sql: Queryable, incident: InsertIncident): Promise<IncidentRow> {
   const [row] = await sql<IncidentRow[]>`
-    insert into incidents (title, description, severity, source, commander_id, escalation_policy_id,
-                           routing_rule_id, created_at, updated_at)
-    values (${incident.title}, ${incident.description}, ${incident.severity}, ${incident.source},
-            ${incident.commanderId}, ${incident.escalationPolicyId ?? null}, ${incident.routingRuleId ?? null},
+    insert into incidents (id, number, title, description, severity, source, commander_id,
+                           escalation_policy_id, routing_rule_id, created_at, updated_at)
+    overriding system value
+    values (${incident.id}, ${incident.number}, ${incident.title}, ${incident.description},
+            ${incident.severity}, ${incident.source}, ${incident.commanderId},
+            ${incident.escalationPolicyId ?? null}, ${incident.routingRuleId ?? null},
             ${incident.createdAt}, ${incident.createdAt})
     returning *`;
   return row!;

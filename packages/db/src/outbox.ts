@@ -86,3 +86,19 @@ export async function markOutboxSent(sql: Queryable, ids: readonly string[]): Pr
 export async function recordOutboxError(sql: Queryable, id: string, error: string): Promise<void> {
   await sql`update outbox set last_error = ${error} where id = ${id}`;
 }
+
+/**
+ * For the rest of this transaction, outbox rows do not NOTIFY the relay from inside it: the caller
+ * wakes it after the commit (`wakeOutboxRelay`). See migration 0021 for why.
+ */
+export async function deferRelayWake(sql: Queryable): Promise<void> {
+  await sql`select set_config('firebreak.wake', 'after_commit', true)`;
+}
+
+/**
+ * Wakes the outbox relay, outside any transaction of the caller. Its own commit does not wait for the
+ * disk: a wake lost in a crash only means the relay's next poll moves the rows.
+ */
+export async function wakeRelay(sql: Queryable): Promise<void> {
+  await sql`select set_config('synchronous_commit', 'off', true), pg_notify('firebreak_outbox', '')`;
+}

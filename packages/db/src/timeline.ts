@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Actor, TimelineEntryType } from '@firebreak/schema';
 import type { Queryable } from './client';
 
@@ -14,6 +15,8 @@ export interface TimelineRow {
 }
 
 export interface InsertTimelineEntry {
+  /** Chosen by the caller when another write of the same transaction names the entry (an outbox row). */
+  id?: string;
   incidentId: string;
   type: TimelineEntryType;
   actor: Actor;
@@ -24,8 +27,8 @@ export interface InsertTimelineEntry {
 /** Entries are only ever inserted: the database refuses to change or delete them. */
 export async function insertTimelineEntry(sql: Queryable, entry: InsertTimelineEntry): Promise<TimelineRow> {
   const [row] = await sql<TimelineRow[]>`
-    insert into timeline_entries (incident_id, type, actor_type, actor_id, actor_name, data, created_at)
-    values (${entry.incidentId}, ${entry.type}, ${entry.actor.type}, ${entry.actor.id ?? null},
+    insert into timeline_entries (id, incident_id, type, actor_type, actor_id, actor_name, data, created_at)
+    values (${entry.id ?? randomUUID()}, ${entry.incidentId}, ${entry.type}, ${entry.actor.type}, ${entry.actor.id ?? null},
             ${entry.actor.name ?? null}, ${sql.json(entry.data as never)}, ${entry.at})
     returning *`;
   return row!;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { alerts, incidents, outbox, type Queryable, timeline } from '@firebreak/db';
 import type { Actor } from '@firebreak/schema';
 import { chatJobs } from '../incidents/chat-jobs';
@@ -12,26 +13,32 @@ export async function linkAlert(
   incidentId: string,
   options: { routingRuleId: string | null; refired?: boolean; at: Date },
 ): Promise<void> {
-  await alerts.setAlertRouting(tx, alert.id, {
-    incidentId,
-    routingRuleId: options.routingRuleId,
-    suppressed: false,
-  });
-  const entry = await timeline.insertTimelineEntry(tx, {
-    incidentId,
-    type: 'alert_linked',
-    actor: intakeActor,
-    data: {
-      alert_id: alert.id,
-      title: alert.title,
-      severity: alert.severity,
-      source: alert.source,
-      external_id: alert.external_id,
-      ...(options.refired ? { refired: true } : {}),
-    },
-    at: options.at,
-  });
-  await outbox.insertOutboxRows(tx, [chatJobs.postEntry(incidentId, entry.id)]);
+  // The entry's id is chosen here so that the three writes need not wait for each other: they go to
+  // PostgreSQL in one round trip (postgres.js pipelines a transaction's queries), in this order.
+  const entryId = randomUUID();
+  await Promise.all([
+    alerts.setAlertRouting(tx, alert.id, {
+      incidentId,
+      routingRuleId: options.routingRuleId,
+      suppressed: false,
+    }),
+    timeline.insertTimelineEntry(tx, {
+      id: entryId,
+      incidentId,
+      type: 'alert_linked',
+      actor: intakeActor,
+      data: {
+        alert_id: alert.id,
+        title: alert.title,
+        severity: alert.severity,
+        source: alert.source,
+        external_id: alert.external_id,
+        ...(options.refired ? { refired: true } : {}),
+      },
+      at: options.at,
+    }),
+    outbox.insertOutboxRows(tx, [chatJobs.postEntry(incidentId, entryId)]),
+  ]);
 }
 
 /**

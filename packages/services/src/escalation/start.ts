@@ -1,26 +1,4 @@
-import {
-  escalationPolicies,
-  escalations,
-  outbox,
-  type Queryable,
-  settingKeys,
-  settings,
-} from '@firebreak/db';
-
-/**
- * An incident gets a policy from its routing rule, else the installation default (docs/api.md#on-call). A
- * disabled or missing policy means no escalation.
- */
-export async function chooseEscalationPolicy(
-  tx: Queryable,
-  rulePolicyId: string | null,
-): Promise<string | null> {
-  const policyId =
-    rulePolicyId ?? (await settings.getSetting<string>(tx, settingKeys.defaultEscalationPolicy)) ?? null;
-  if (!policyId) return null;
-  const policy = await escalationPolicies.findPolicy(tx, policyId);
-  return policy?.enabled ? policy.id : null;
-}
+import { escalations, outbox, type Queryable } from '@firebreak/db';
 
 /**
  * Starts an incident's escalation at once (tier 1 is notified at creation): the deadline row says "due
@@ -32,8 +10,12 @@ export async function startEscalation(
   policyId: string,
   at: Date,
 ): Promise<void> {
-  await escalations.insertEscalation(tx, { incidentId, policyId, dueAt: at });
-  await outbox.insertOutboxRows(tx, [
-    { name: 'escalation.check', payload: { incident_id: incidentId }, orderingKey: incidentId },
+  // Both at once: they go to PostgreSQL in one round trip (postgres.js pipelines a transaction's
+  // queries), in this order.
+  await Promise.all([
+    escalations.insertEscalation(tx, { incidentId, policyId, dueAt: at }),
+    outbox.insertOutboxRows(tx, [
+      { name: 'escalation.check', payload: { incident_id: incidentId }, orderingKey: incidentId },
+    ]),
   ]);
 }

@@ -1,8 +1,10 @@
-import { incidents, outbox, type Queryable, timeline } from '@firebreak/db';
+import { randomUUID } from 'node:crypto';
+import { incidents, outbox, outgoingWebhooks, type Queryable, timeline } from '@firebreak/db';
 import type { Actor, CreateIncidentInput, Incident, IncidentSource } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
-import { chooseEscalationPolicy, startEscalation } from '../escalation/start';
-import { queueWebhookEvent } from '../outgoing-webhooks/queue-event';
+import { startEscalation } from '../escalation/start';
+import { wakeOutboxRelay } from '../outbox/wake-relay';
+import { queueWebhookEventFor } from '../outgoing-webhooks/queue-event';
 import { chatJobs } from './chat-jobs';
 import { personOf, requireCommander } from './commander';
 import { presentIncident } from './present';
@@ -10,18 +12,28 @@ import { presentIncident } from './present';
 export interface OpenIncidentOptions {
   source: IncidentSource;
   routingRuleId?: string | null;
+  /** The routing rule's policy; without one, the installation default (docs/api.md#on-call). */
   escalationPolicyId?: string | null;
   /**
    * Work that belongs to the opening (linking the alert that opened it), done before the
-   * `incident.created` webhook event takes its picture of the incident, so the event shows it.
+   * `incident.created` webhook event takes its picture of the incident, so the event shows it. It is
+   * started together with the opening's own writes (the incident row exists for its statements, which
+   * run after the opening's), so it should not wait between its own writes either.
    */
-  completeOpening?: (incident: incidents.IncidentRow) => Promise<void>;
+  completeOpening?: (incident: { id: string }) => Promise<void>;
 }
 
 /**
  * Opens an incident inside the caller's transaction (alert intake opens incidents in the same
  * transaction as the alert): the row, its `incident_created` entry, the commander if one is named,
- * and the outbox row that opens its chat channel. Returns the new incident's id.
+ * the outbox row that opens its chat channel and the start of its escalation.
+ *
+ * Two round trips whatever the opening holds: the number and policy are reserved first, then every
+ * write goes at once, the incident's id chosen here (postgres.js pipelines a transaction's queries,
+ * and PostgreSQL runs them in the order sent). The transaction does not NOTIFY the outbox relay (that
+ * would make concurrent openings commit one at a time): the caller MUST call `announceIncident` after
+ * its commit, which wakes the relay. An incident opening is what an outage is made of, so its cost is
+ * the cost of a storm (docs/decisions.md#incident-opening-in-two-round-trips).
  */
 export async function openIncident(
   tx: Queryable,
@@ -31,46 +43,57 @@ export async function openIncident(
   options: OpenIncidentOptions,
 ): Promise<incidents.IncidentRow> {
   const at = ctx.now();
-  const commander = input.commander_id ? await requireCommander(tx, input.commander_id) : undefined;
-  const policyId = await chooseEscalationPolicy(tx, options.escalationPolicyId ?? null);
-  const row = await incidents.insertIncident(tx, {
-    title: input.title,
-    description: input.description ?? '',
-    severity: input.severity,
-    source: options.source,
-    commanderId: commander?.id ?? null,
-    escalationPolicyId: policyId,
-    routingRuleId: options.routingRuleId ?? null,
-    createdAt: at,
-  });
-  await timeline.insertTimelineEntry(tx, {
-    incidentId: row.id,
-    type: 'incident_created',
-    actor,
-    data: { title: row.title, severity: row.severity, source: row.source, number: row.number },
-    at,
-  });
-  if (commander) {
-    await timeline.insertTimelineEntry(tx, {
-      incidentId: row.id,
-      type: 'commander_assigned',
+  const [commander, reserved] = await Promise.all([
+    input.commander_id ? requireCommander(tx, input.commander_id) : undefined,
+    incidents.reserveIncidentOpening(tx, options.escalationPolicyId ?? null),
+  ]);
+  const id = randomUUID();
+  const policyId = reserved.escalationPolicyId;
+  const [, row, , , , , , webhookIds] = await Promise.all([
+    outbox.deferRelayWake(tx),
+    incidents.insertIncident(tx, {
+      id,
+      number: reserved.number,
+      title: input.title,
+      description: input.description ?? '',
+      severity: input.severity,
+      source: options.source,
+      commanderId: commander?.id ?? null,
+      escalationPolicyId: policyId,
+      routingRuleId: options.routingRuleId ?? null,
+      createdAt: at,
+    }),
+    timeline.insertTimelineEntry(tx, {
+      incidentId: id,
+      type: 'incident_created',
       actor,
-      data: { commander: personOf(commander), previous: null },
+      data: { title: input.title, severity: input.severity, source: options.source, number: reserved.number },
       at,
-    });
-  }
-  await outbox.insertOutboxRows(tx, [chatJobs.openChannel(row.id)]);
-  if (policyId) await startEscalation(tx, row.id, policyId, at);
-  await options.completeOpening?.(row);
-  await queueWebhookEvent(tx, 'incident.created', row.id, at);
+    }),
+    commander
+      ? timeline.insertTimelineEntry(tx, {
+          incidentId: id,
+          type: 'commander_assigned',
+          actor,
+          data: { commander: personOf(commander), previous: null },
+          at,
+        })
+      : undefined,
+    outbox.insertOutboxRows(tx, [chatJobs.openChannel(id)]),
+    policyId ? startEscalation(tx, id, policyId, at) : undefined,
+    options.completeOpening?.({ id }),
+    outgoingWebhooks.lockSubscribedWebhooks(tx, 'incident.created'),
+  ]);
+  await queueWebhookEventFor(tx, webhookIds, 'incident.created', id, at);
   return row;
 }
 
 /**
- * Announces an incident once its transaction committed: the `incident created` log line (docs/api.md#logs)
- * and the counter.
+ * Announces an incident once its transaction committed: wakes the outbox relay (the opening deferred
+ * that), the `incident created` log line (docs/api.md#logs) and the counter.
  */
 export function announceIncident(ctx: ServiceContext, row: incidents.IncidentRow): void {
+  wakeOutboxRelay(ctx);
   ctx.metrics.incidentsCreated.inc({ source: row.source });
   ctx.logger.info(
     { incident_id: row.id, number: row.number, severity: row.severity, source: row.source },

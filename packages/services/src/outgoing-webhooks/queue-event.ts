@@ -17,6 +17,20 @@ export async function queueWebhookEvent(
   occurredAt: Date,
 ): Promise<void> {
   const webhookIds = await outgoingWebhooks.lockSubscribedWebhooks(tx, event);
+  await queueWebhookEventFor(tx, webhookIds, event, incidentId, occurredAt);
+}
+
+/**
+ * `queueWebhookEvent` for a caller that already locked the subscribed webhooks
+ * (`outgoingWebhooks.lockSubscribedWebhooks`), e.g. alongside its own writes in one round trip.
+ */
+export async function queueWebhookEventFor(
+  tx: Queryable,
+  webhookIds: readonly string[],
+  event: OutgoingWebhookEvent,
+  incidentId: string,
+  occurredAt: Date,
+): Promise<void> {
   if (webhookIds.length === 0) return;
   const view = await incidents.findIncidentView(tx, { id: incidentId });
   if (!view) throw new Error(`incident ${incidentId} not found for webhook event ${event}`);

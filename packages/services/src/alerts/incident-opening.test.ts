@@ -1,0 +1,125 @@
+import { settingKeys, settings } from '@firebreak/db';
+import type { AlertInput } from '@firebreak/schema';
+import { waitFor } from '@firebreak/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { announceIncident } from '../incidents/create';
+import { createTestContext, type TestContext } from '../testing/context';
+import { fixedWebhookSource } from './intake-source';
+import { recordAlerts, recordAlertsInTransaction } from './record-alerts';
+
+// How an alert that opens an incident writes: every write of the opening in the order a reader expects,
+// numbers without duplicates under concurrency, and the outbox relay woken after the commit rather than
+// from inside the transaction (a NOTIFY inside makes concurrent commits run one at a time).
+let t: TestContext;
+beforeEach(async () => {
+  t = await createTestContext();
+});
+afterEach(() => t.cleanup());
+
+function critical(externalId: string): AlertInput {
+  return {
+    title: `Checkout down ${externalId}`,
+    description: null,
+    severity: 'critical',
+    status: 'firing',
+    externalId,
+    fingerprint: null,
+    source: null,
+    labels: {},
+    annotations: {},
+    startedAt: new Date(),
+    endedAt: null,
+  };
+}
+
+async function relayWakes(): Promise<{ count(): number; stop(): Promise<void> }> {
+  let count = 0;
+  const listener = await t.ctx.sql.listen('firebreak_outbox', () => {
+    count += 1;
+  });
+  return { count: () => count, stop: () => listener.unlisten() };
+}
+
+const settleMs = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+describe('an alert that opens an incident', () => {
+  it('wakes the outbox relay once it has committed, not from inside its transaction', async () => {
+    const wakes = await relayWakes();
+    const { opened } = await t.ctx.sql.begin((tx) =>
+      recordAlertsInTransaction(tx, t.ctx, fixedWebhookSource('generic'), [critical('a-1')], new Date()),
+    );
+    expect(opened).toHaveLength(1);
+    // Committed with its outbox rows, and no notification from the transaction itself.
+    await settleMs(300);
+    expect(wakes.count()).toBe(0);
+    const [pending] = await t.ctx.sql<{ n: number }[]>`
+      select count(*)::int as n from outbox where sent_at is null`;
+    expect(pending!.n).toBeGreaterThan(0);
+
+    announceIncident(t.ctx, opened[0]!);
+    await waitFor(() => wakes.count() === 1, { what: 'the wake after the commit' });
+
+    // Through the whole use case, the wake comes by itself.
+    await recordAlerts(t.ctx, 'generic', [critical('a-2')]);
+    await waitFor(() => wakes.count() === 2, { what: 'the wake of recordAlerts' });
+    await wakes.stop();
+  });
+
+  it('still lets other writers of the outbox notify from their transactions', async () => {
+    const wakes = await relayWakes();
+    await t.ctx.sql`insert into outbox (job_name, payload) values ('chat.open_channel', '{}')`;
+    await waitFor(() => wakes.count() === 1, { what: 'the trigger notification' });
+    await wakes.stop();
+  });
+
+  it('writes the opening in order: timeline, then outbox rows channel → escalation → alert post', async () => {
+    const [policy] = await t.ctx.sql<{ id: string }[]>`
+      insert into escalation_policies (name) values ('Default') returning id`;
+    await settings.putSetting(t.ctx.sql, settingKeys.defaultEscalationPolicy, policy!.id);
+    const result = await recordAlerts(t.ctx, 'generic', [critical('b-1')]);
+    const incidentId = result.alerts[0]!.incident_id!;
+
+    const entries = await t.ctx.sql<{ type: string; data: { number?: number } }[]>`
+      select type, data from timeline_entries where incident_id = ${incidentId} order by seq`;
+    const [incident] = await t.ctx.sql<{ number: number; escalation_policy_id: string }[]>`
+      select number, escalation_policy_id from incidents where id = ${incidentId}`;
+    expect(entries.map((entry) => entry.type)).toEqual(['incident_created', 'alert_linked']);
+    expect(entries[0]!.data.number).toBe(incident!.number);
+    expect(incident!.escalation_policy_id).toBe(policy!.id);
+
+    const jobs = await t.ctx.sql<{ job_name: string }[]>`
+      select job_name from outbox where ordering_key = ${incidentId} order by id`;
+    expect(jobs.map((job) => job.job_name)).toEqual([
+      'chat.open_channel',
+      'escalation.check',
+      'chat.post_timeline_entry',
+    ]);
+    const [escalation] = await t.ctx.sql<{ policy_id: string }[]>`
+      select policy_id from incident_escalations where incident_id = ${incidentId}`;
+    expect(escalation!.policy_id).toBe(policy!.id);
+  });
+
+  it('gets no policy when the default one is disabled', async () => {
+    const [policy] = await t.ctx.sql<{ id: string }[]>`
+      insert into escalation_policies (name, enabled) values ('Off', false) returning id`;
+    await settings.putSetting(t.ctx.sql, settingKeys.defaultEscalationPolicy, policy!.id);
+    const result = await recordAlerts(t.ctx, 'generic', [critical('c-1')]);
+    const incidentId = result.alerts[0]!.incident_id!;
+    const [incident] = await t.ctx.sql<{ escalation_policy_id: string | null }[]>`
+      select escalation_policy_id from incidents where id = ${incidentId}`;
+    expect(incident!.escalation_policy_id).toBeNull();
+    const escalations = await t.ctx.sql`select 1 from incident_escalations where incident_id = ${incidentId}`;
+    expect(escalations).toHaveLength(0);
+  });
+
+  it('numbers concurrent openings once each, with no gap and no duplicate', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => recordAlerts(t.ctx, 'generic', [critical(`d-${i}`)])),
+    );
+    expect(results.every((result) => result.incidents_created === 1)).toBe(true);
+    const numbers = (await t.ctx.sql<{ number: number }[]>`select number from incidents order by number`).map(
+      (row) => row.number,
+    );
+    expect(numbers).toEqual(Array.from({ length: 20 }, (_, i) => numbers[0]! + i));
+  });
+});
