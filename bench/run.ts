@@ -8,12 +8,21 @@ import type { Benchmark, BenchResult } from './lib/types';
 import { apiBaseline } from './suites/api-baseline';
 import { chatLatency } from './suites/chat-latency';
 import { escalationSkew } from './suites/escalation';
+import { incidentIntake } from './suites/incident-intake';
 import { incidentList } from './suites/incident-list';
 import { intake } from './suites/intake';
 import { keyedIntake } from './suites/keyed-intake';
 import { pnpmStartMemory } from './suites/memory';
 
-const all: Benchmark[] = [apiBaseline, intake, keyedIntake, incidentList, escalationSkew, chatLatency];
+const all: Benchmark[] = [
+  apiBaseline,
+  intake,
+  keyedIntake,
+  incidentIntake,
+  incidentList,
+  escalationSkew,
+  chatLatency,
+];
 // `pnpm bench keyed` runs only the suites whose name contains one of the words given (and skips the
 // pnpm-start memory run): a quicker look at one number. With no words, everything runs.
 const only = process.argv.slice(2).map((word) => word.toLowerCase());

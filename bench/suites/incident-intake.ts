@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import { settle } from '../lib/environment';
+import { type LoadResult, load } from '../lib/load';
+import type { BenchEnvironment, Benchmark, BenchResult } from '../lib/types';
+
+const PATH = '/api/v1/webhooks/generic';
+const ROUNDS = 2;
+
+// `info` matches no rule of a fresh installation (the alert is stored, nothing else); `critical` matches
+// the default rule, so every request opens an incident and starts its escalation.
+const single = (severity: 'info' | 'critical') => () =>
+  JSON.stringify({
+    alerts: [
+      {
+        title: 'CPU high on web-1',
+        severity,
+        external_id: `${severity}-${randomUUID()}`,
+        labels: { host: 'web-1' },
+      },
+    ],
+  });
+
+async function api(env: BenchEnvironment, method: string, path: string, body: unknown) {
+  const res = await fetch(`${env.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${env.adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+/**
+ * Every incident is paged as in a real installation: a default policy whose one tier is a person, so
+ * each opening also starts an escalation that the worker fires while the load runs.
+ */
+async function pageSomeone(env: BenchEnvironment): Promise<void> {
+  const person = await api(env, 'POST', '/api/v1/users', {
+    email: `intake-${Date.now()}@bench.test`,
+    name: 'Bench on-call',
+    role: 'member',
+  });
+  const policy = await api(env, 'POST', '/api/v1/escalation-policies', {
+    name: `Bench intake ${Date.now()}`,
+    tiers: [{ target_type: 'users', user_ids: [person.id], timeout_seconds: 300 }],
+  });
+  await api(env, 'PATCH', '/api/v1/settings', { default_escalation_policy_id: policy.id });
+}
+
+async function measure(env: BenchEnvironment, severity: 'info' | 'critical'): Promise<LoadResult> {
+  await settle(env.databaseUrl);
+  const run = await load({
+    url: `${env.url}${PATH}`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    connections: 32,
+    durationSeconds: 10,
+    makeBody: single(severity),
+  });
+  if (run.non2xx > 0 || run.errors > 0 || run.timeouts > 0) {
+    throw new Error(`${severity}: ${run.non2xx} non-2xx, ${run.errors} errors, ${run.timeouts} timeouts`);
+  }
+  return run;
+}
+
+/**
+ * Alerts that open an incident against alerts that are only stored, same bodies but the severity,
+ * same 32 connections, on a fresh installation's defaults (the default rule opens incidents for
+ * critical alerts; no escalation policy yet). The two alternate, and which goes first alternates by
+ * round, so the machine's drift and the growing tables weigh on both alike: the targets are ratios
+ * within this one run. A last run pages someone for every incident (a default policy), for the record:
+ * then the worker fires a step per incident while the load runs, on the same cores.
+ */
+export const incidentIntake: Benchmark = {
+  name: 'incident-creating intake',
+  async run(env) {
+    const stored: LoadResult[] = [];
+    const opened: LoadResult[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const openingFirst = round % 2 === 1;
+      if (openingFirst) opened.push(await measure(env, 'critical'));
+      stored.push(await measure(env, 'info'));
+      if (!openingFirst) opened.push(await measure(env, 'critical'));
+    }
+    await pageSomeone(env);
+    const paged = await measure(env, 'critical');
+    const mean = (runs: LoadResult[], of: (run: LoadResult) => number) =>
+      runs.reduce((sum, run) => sum + of(run), 0) / runs.length;
+    const storedRate = mean(stored, (run) => run.requestsPerSecond);
+    const openedRate = mean(opened, (run) => run.requestsPerSecond);
+    const storedP99 = mean(stored, (run) => run.p99Ms);
+    const openedP99 = mean(opened, (run) => run.p99Ms);
+    const results: BenchResult[] = [
+      { name: 'store-only single alerts (c=32)', value: storedRate, unit: 'req/s' },
+      { name: '  latency p99', value: storedP99, unit: 'ms' },
+      { name: 'incident-opening single alerts (c=32)', value: openedRate, unit: 'req/s' },
+      { name: '  latency p99', value: openedP99, unit: 'ms' },
+      {
+        name: '  opening ÷ store-only throughput',
+        value: openedRate / storedRate,
+        unit: 'ratio',
+        target: { op: '>=', value: 0.75 },
+      },
+      {
+        name: '  opening ÷ store-only p99',
+        value: openedP99 / storedP99,
+        unit: 'ratio',
+        target: { op: '<=', value: 2 },
+      },
+      { name: 'incident-opening, each paged (c=32)', value: paged.requestsPerSecond, unit: 'req/s' },
+      { name: '  latency p99', value: paged.p99Ms, unit: 'ms' },
+    ];
+    return results;
+  },
+};
