@@ -9,6 +9,7 @@ import {
   limitApiBody,
 } from '@firebreak/http';
 import { createCsrfGuard } from './csrf';
+import { answerAtOnceWhileDatabaseDown } from './database-gate';
 import type { ApiDeps } from './deps';
 import { addAiRoutes } from './routes/ai';
 import { addAlertRoutes } from './routes/alerts';
@@ -43,6 +44,7 @@ export { addWebUi } from './web-ui';
  */
 export function addApiRoutes(app: HttpApp, deps: ApiDeps): void {
   const ops = createOperations(app, createRequireRole(deps.ctx));
+  app.use('/api/v1/*', answerAtOnceWhileDatabaseDown(deps.ctx));
   app.use(
     '/api/v1/*',
     createRateLimit({
