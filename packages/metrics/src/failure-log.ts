@@ -65,6 +65,8 @@ export class FailureLog {
       name: 'firebreak_component_up',
       help: '1 while the component works, 0 while it is failing (set once it has been used)',
       labelNames: ['component'],
+      // Several processes behind one scrape (pnpm start): down when any of them finds it down.
+      aggregator: 'min',
       registers,
     });
   }

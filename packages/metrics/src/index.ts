@@ -13,8 +13,8 @@ export interface Metrics {
   jobFailures: Counter<'queue'>;
 }
 
-export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metrics {
-  const registry = new Registry();
+export function createMetrics(options: { defaultMetrics?: boolean; registry?: Registry } = {}): Metrics {
+  const registry = options.registry ?? new Registry();
   if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'firebreak_' });
   return {
     registry,
@@ -75,4 +75,5 @@ export function registerQueueDepths(
   void gauge;
 }
 
+export { aggregateMetrics, createRequestsByProcess, GatheredRegistry, type ProcessMetrics } from './cluster';
 export { type Component, type Failure, FailureLog, type FailureLogOptions } from './failure-log';

@@ -1,3 +1,4 @@
+export * from './cluster-metrics';
 export * from './first-admin';
 export * from './pool-size';
 export * from './prepare-database';

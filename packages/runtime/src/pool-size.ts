@@ -29,3 +29,24 @@ export async function checkPoolSize(sql: Sql, poolSize: number, logger: Logger):
     );
   }
 }
+
+/**
+ * Several processes of one start, each with a pool of DB_MAX_OPEN_CONNS (`pnpm start` with more than one
+ * HTTP process): together they may open `processes × poolSize` connections. Pools fill only under load,
+ * so start-up goes on, but the server should be told before a busy hour finds the limit.
+ */
+export async function checkProcessesFit(
+  sql: Sql,
+  poolSize: number,
+  processes: number,
+  logger: Logger,
+): Promise<void> {
+  const max = await maxConnections(sql);
+  const total = poolSize * processes;
+  if (total <= max) return;
+  logger.warn(
+    { db_max_open_conns: poolSize, processes, max_connections: max },
+    `${processes} processes × DB_MAX_OPEN_CONNS=${poolSize} may open ${total} connections, above the ` +
+      `database's max_connections=${max}; lower DB_MAX_OPEN_CONNS or HTTP_PROCESSES, or raise max_connections`,
+  );
+}

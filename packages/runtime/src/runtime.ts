@@ -29,6 +29,8 @@ export interface CreateRuntimeOptions {
   logger?: Logger;
   /** Key prefix in Redis; `firebreak` unless a test needs its own. */
   redisPrefix?: string;
+  /** Where this process's metrics are registered, when not a registry of its own (one of several processes). */
+  registry?: Metrics['registry'];
 }
 
 export function createRuntime(options: CreateRuntimeOptions): Runtime {
@@ -46,7 +48,7 @@ export function createRuntime(options: CreateRuntimeOptions): Runtime {
     sentinels: config.redis.sentinels,
     sentinelMaster: config.redis.sentinelMaster,
   };
-  const metrics = createMetrics();
+  const metrics = createMetrics({ registry: options.registry });
   const failures = createFailureLog(logger, metrics, sql);
   const redis = createRedis(redisConfig, 'command', failures);
   const ctx: ServiceContext = {
