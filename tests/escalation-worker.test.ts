@@ -40,7 +40,7 @@ describe('escalation worker', () => {
       severity: 'critical',
     });
     await waitFor(async () => (await firedSteps(runtime!.ctx, incident.id)).length === 1, { what: 'tier 1' });
-    // Woken by the delayed job, not by the (5 s) reconciler.
+    // Woken at its deadline by the reconciler's alarm, not by its (5 s) poll.
     await waitFor(async () => (await firedSteps(runtime!.ctx, incident.id)).length === 2, {
       what: 'tier 2',
       timeoutMs: 4000,

@@ -18,9 +18,10 @@ export interface EnvironmentOptions {
   env?: Record<string, string>;
   /**
    * `bundle`: the production build under plain node (throughput numbers). `pnpm-start`: exactly what
-   * `pnpm start` runs (tsx on the sources), for its memory.
+   * `pnpm start` runs (the same bundle, with source maps for stack traces), for its memory. `sources`:
+   * what `pnpm start:src` runs (tsx on the sources), for comparison.
    */
-  command?: 'bundle' | 'pnpm-start';
+  command?: 'bundle' | 'pnpm-start' | 'sources';
 }
 
 // One build per `pnpm bench`, however many environments its suites start.
@@ -31,11 +32,14 @@ let built = false;
  * `pnpm start` on them, in its own process so that load generation does not share its CPU time.
  */
 export async function startEnvironment(options: EnvironmentOptions = {}): Promise<RunningEnvironment> {
-  const fromSources = options.command === 'pnpm-start';
+  const fromSources = options.command === 'sources';
   if (!built && !fromSources) execFileSync('pnpm', ['build'], { cwd: repoRoot, stdio: 'inherit' });
   built ||= !fromSources;
   const [pg, redis] = await Promise.all([
-    PrivatePostgres.start({ postgresFlags: ['-c', 'max_connections=200'] }),
+    // Commit timestamps let a suite measure from a transaction's commit (escalation: commit → notified).
+    PrivatePostgres.start({
+      postgresFlags: ['-c', 'max_connections=200', '-c', 'track_commit_timestamp=on'],
+    }),
     PrivateRedis.start({ appendOnly: true }),
   ]);
   const admin = postgres(pg.url(), { max: 1, onnotice: () => {} });
@@ -46,7 +50,9 @@ export async function startEnvironment(options: EnvironmentOptions = {}): Promis
   const port = await getFreePort();
   const [command, args] = fromSources
     ? [resolve(repoRoot, 'node_modules/.bin/tsx'), ['apps/server/src/main.ts']]
-    : ['node', ['apps/server/dist/main.js']];
+    : options.command === 'pnpm-start'
+      ? ['node', ['--enable-source-maps', 'apps/server/dist/main.js']]
+      : ['node', ['apps/server/dist/main.js']];
   const server: ChildProcess = spawn(command, args, {
     cwd: repoRoot,
     env: {
@@ -105,6 +111,27 @@ export function treeRssMegabytes(pid: number): number {
     readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
   );
   return rssMegabytes(pid) + children.reduce((sum, child) => sum + treeRssMegabytes(child), 0);
+}
+
+/**
+ * Proportional set size of a process, from /proc (Linux): each shared page (the node binary, libraries,
+ * the bundle's file pages) divided among the processes mapping it, so a tree's sum counts it once.
+ */
+export function pssMegabytes(pid: number): number {
+  const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  return Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0) / 1024;
+}
+
+/** The process tree's PSS: what the tree adds to the machine's memory, shared pages once. */
+export function treePssMegabytes(pid: number): number {
+  return pssMegabytes(pid) + childrenOf(pid).reduce((sum, child) => sum + treePssMegabytes(child), 0);
+}
+
+/** The direct children of a process (the HTTP processes of `pnpm start`, a launcher's child). */
+export function childrenOf(pid: number): number[] {
+  return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+    readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
-// Escalation timers live in PostgreSQL; Redis only wakes the worker (docs/architecture.md#timers-are-rows).
+// Escalation timers live in PostgreSQL alone (docs/architecture.md#timers-are-rows).
 // And what a chat channel has heard is in PostgreSQL too (docs/integrations/slack.md#recovery).
-// The drill: Redis restarted empty (every delayed wake-up job and every queued chat job lost), and still
+// The drill: Redis restarted empty (every queued chat job lost; no escalation timer lives there), and still
 // the reconciler fires every due step, once, and the chat reconciler delivers every lost channel, card,
 // post and page, once.
 import { chatDelivered, chatWorkOwed, startChat } from '../lib/chat';
@@ -34,7 +34,7 @@ export const redisEmpty: Drill<{ incidents: number; lostChannels: number; tierTi
     await defaultTwoTierPolicy(service, tierTimeoutSeconds);
 
     const ids = await openIncidents([service], incidents, 'Drill empty Redis');
-    // Tier 1 fires at creation and is paged; tier 2's wake-up jobs now wait in Redis, seconds away.
+    // Tier 1 fires at creation and is paged; tier 2 is due seconds away, a row in PostgreSQL.
     // (Jobs still queued when a Redis without persistence restarts are lost with it, which is why the
     // store runs with append-only persistence. What must survive are the timers, which live in PostgreSQL.)
     const setUpBy = Date.now() + 30_000;
@@ -104,7 +104,8 @@ export const redisEmpty: Drill<{ incidents: number; lostChannels: number; tierTi
         'channels / cards / notes posted once': `${delivered.channels} / ${delivered.cards} / ${delivered.notesOnce}`,
       },
       {
-        'the wake-up jobs were lost': before.wakeUps > 0 && after.wakeUps === 0,
+        // Escalation timers live in PostgreSQL only: there is no wake-up job in Redis to lose.
+        'no escalation timer waits in Redis': before.wakeUps === 0 && after.wakeUps === 0,
         'the chat jobs were lost': before.chatJobs > 0 && after.chatJobs === 0,
         'every tier-2 step fired': secondTier.length === total,
         [`no step later than ${LATE_LIMIT_MS} ms`]: latest <= LATE_LIMIT_MS,

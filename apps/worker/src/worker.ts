@@ -10,7 +10,7 @@ import {
 import type { ServiceContext } from '@firebreak/services';
 import { aiHandlers } from './ai/handlers';
 import { createAiProvider } from './ai/provider';
-import { handleEscalationCheck, startEscalationReconciler } from './escalation-timers';
+import { startEscalationReconciler } from './escalation-timers';
 import { startHeartbeatReconciler } from './heartbeat-reconciler';
 import { startHousekeeping } from './housekeeping';
 import { startMaintenanceRelease } from './maintenance-release';
@@ -48,9 +48,16 @@ export async function startWorker(ctx: ServiceContext, options: WorkerOptions): 
   const queues = createJobQueues(ctx.redis, ctx.redisPrefix);
   registerQueueDepths(ctx.metrics, () => queues.depths());
   const blocking = createRedis(options.redis, 'blocking', ctx.failures);
+  // Fires steps at their deadlines from PostgreSQL alone; an `escalation.check` job (written when an
+  // escalation starts) only asks it to look now.
+  const reconciler = await startEscalationReconciler(ctx, intervalMs);
   const escalationWorker = createJobWorker(
     'escalation',
-    { 'escalation.check': (payload) => handleEscalationCheck(ctx, queues, payload.incident_id) },
+    {
+      'escalation.check': async () => {
+        await reconciler.runOnce();
+      },
+    },
     {
       connection: blocking,
       prefix: ctx.redisPrefix,
@@ -81,7 +88,6 @@ export async function startWorker(ctx: ServiceContext, options: WorkerOptions): 
     publicUrl: options.publicUrl ?? 'http://localhost:8080',
   });
   const relay = await startOutboxRelay(ctx, queues, intervalMs);
-  const reconciler = startEscalationReconciler(ctx, intervalMs);
   const heartbeatReconciler = startHeartbeatReconciler(ctx, intervalMs);
   const shiftNotices = startShiftNoticeTimers(ctx, intervalMs);
   const maintenanceRelease = startMaintenanceRelease(ctx, intervalMs);

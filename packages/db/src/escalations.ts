@@ -67,6 +67,41 @@ export async function claimStep(
   return rows.length > 0;
 }
 
+/** An escalation a pass holds, with its incident's status as the lock saw it. */
+export interface DueEscalationRow extends EscalationRow {
+  next_due_at: Date;
+  status: string;
+}
+
+/**
+ * Locks up to `limit` escalations whose deadline has passed, oldest deadline first, and their incidents
+ * `for share`: an acknowledgement (which updates the incident) then waits for the pass to commit, or the
+ * pass sees it committed. Rows another transaction holds are skipped, not waited for: a second worker
+ * takes the next ones, an acknowledgement in progress is left to finish, and since the pass never waits
+ * it cannot deadlock with whoever locks incident then escalation.
+ */
+export async function lockDueEscalations(
+  sql: Queryable,
+  now: Date,
+  limit: number,
+): Promise<DueEscalationRow[]> {
+  return sql<DueEscalationRow[]>`
+    select e.incident_id, e.policy_id, e.next_tier, e.round, e.next_due_at, e.stopped_reason, i.status
+    from incident_escalations e join incidents i on i.id = e.incident_id
+    where e.next_due_at <= ${now}
+    order by e.next_due_at
+    limit ${limit}
+    for update of e skip locked
+    for share of i skip locked`;
+}
+
+/** The earliest deadline of any running escalation, or null when none runs (the reconciler's alarm). */
+export async function nextEscalationDueAt(sql: Queryable): Promise<Date | null> {
+  const [row] = await sql<{ due: Date | null }[]>`
+    select min(next_due_at) as due from incident_escalations where next_due_at is not null`;
+  return row?.due ?? null;
+}
+
 /** Incidents whose next escalation deadline has passed, oldest deadline first. */
 export async function listDueEscalations(sql: Queryable, now: Date, limit: number): Promise<string[]> {
   const rows = await sql<{ incident_id: string }[]>`
@@ -81,3 +116,4 @@ export async function findEscalation(sql: Queryable, incidentId: string): Promis
     from incident_escalations where incident_id = ${incidentId}`;
   return row;
 }
+export * from './escalations-batch';

@@ -1,4 +1,4 @@
-import { type escalationPolicies, type Queryable, users } from '@firebreak/db';
+import { type escalationPolicies, type escalations, type Queryable, users } from '@firebreak/db';
 import { finalOnCallPerson } from '../oncall/final-shifts';
 
 export interface EscalationTarget {
@@ -33,4 +33,17 @@ export async function resolveTargets(
 async function onCallPeople(sql: Queryable, scheduleId: string, at: Date) {
   const person = (await finalOnCallPerson(sql, scheduleId, at))?.person;
   return person ? [person] : [];
+}
+
+/**
+ * `resolveTargets` for a tier read with its people's current contacts (`escalations.findFiringPolicies`,
+ * the reconciler's read): a users tier needs no further query, a schedule tier asks who is on call.
+ */
+export async function firingTargets(
+  sql: Queryable,
+  tier: escalations.FiringTier,
+  at: Date,
+): Promise<EscalationTarget[]> {
+  if (tier.target_type === 'schedule') return resolveTargets(sql, { position: 0, ...tier, users: [] }, at);
+  return tier.users.map((u) => ({ id: u.user_id, name: u.name, slack_user_id: u.slack_user_id }));
 }
