@@ -22,6 +22,14 @@ export const redisOutage: Drill<{ outageSeconds: number; ratePerSecond: number }
       startRedis(defer, { appendOnly: true }),
     ]);
     const service = await startFirebreak(defer, { databaseUrl, redisUrl: redis.url }, env);
+    // One incident (and channel) per alert is what this drill follows; storm mode would fold all but the
+    // first ten into one storm incident (docs/api.md#storm-mode).
+    const stormOff = await fetch(`${service.url}/api/v1/settings`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${service.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ storm_mode_enabled: false }),
+    });
+    if (!stormOff.ok) throw new Error(`turning storm mode off: ${stormOff.status}`);
 
     const sender = new AlertSender({ url: service.url, ratePerSecond, prefix: 'redis-outage' }).start();
     const apiProbe = new Prober(service, '/api/v1/incidents?limit=5');

@@ -1,8 +1,9 @@
 import type { IncidentSeverity, IncidentSource, IncidentStatus } from '@firebreak/schema';
 import type { Queryable } from './client';
 import { settingKeys } from './settings';
+import type { StormColumns } from './storms';
 
-export interface IncidentRow {
+export interface IncidentRow extends StormColumns {
   id: string;
   number: number;
   title: string;

@@ -33,6 +33,7 @@ export * as settings from './settings';
 export { settingKeys } from './settings';
 export * as setupTokens from './setup-tokens';
 export * as shiftNotices from './shift-notices';
+export * as storms from './storms';
 export * as timeline from './timeline';
 export * as userAdmin from './user-admin';
 export * as users from './users';

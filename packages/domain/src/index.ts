@@ -5,3 +5,5 @@ export * from './browser';
 export * from './escalation-step';
 export * from './opsgenie-import';
 export * from './pagerduty-import';
+export * from './sender-groups';
+export * from './storms';

@@ -67,6 +67,20 @@ export type AddNoteInput = z.infer<typeof AddNoteInput>;
 
 export const PersonRef = z.object({ id: z.uuid(), name: z.string(), email: z.string() });
 
+/**
+ * Set on a storm incident only (docs/api.md#storm-mode): the alerts that would each have opened an
+ * incident while the storm lasted, linked to this one instead. `calmed_at` is null while it lasts.
+ */
+export const IncidentStorm = z
+  .object({
+    absorbed_alerts: z.number().int(),
+    started_at: z.string(),
+    last_absorbed_at: z.string(),
+    calmed_at: z.string().nullable(),
+  })
+  .meta({ description: 'Present on a storm incident only (docs/api.md#storm-mode); null otherwise.' });
+export type IncidentStorm = z.infer<typeof IncidentStorm>;
+
 /** The incident as the API shows it (docs/api.md#incidents). */
 export const Incident = z.object({
   id: z.uuid(),
@@ -85,6 +99,7 @@ export const Incident = z.object({
   all_alerts_resolved: z.boolean(),
   mttr_seconds: z.number().int().nullable(),
   source: IncidentSource,
+  storm: IncidentStorm.nullable(),
 });
 export type Incident = z.infer<typeof Incident>;
 
@@ -113,6 +128,8 @@ export const timelineEntryTypes = [
   'alerts_all_resolved',
   'postmortem_drafted',
   'handoff_digest',
+  'storm_started',
+  'storm_calmed',
 ] as const;
 export const TimelineEntryType = z.enum(timelineEntryTypes);
 export type TimelineEntryType = z.infer<typeof TimelineEntryType>;

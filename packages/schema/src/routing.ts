@@ -37,6 +37,11 @@ export const RuleActions = z
       .min(1)
       .max(7 * 24 * 3600)
       .optional(),
+    /**
+     * One incident per alert even when the sender grouped its alerts (an Alertmanager or Grafana
+     * notification's `groupKey`, docs/api.md#routing-rules); without it the sender's group is one incident.
+     */
+    split_sender_groups: z.boolean().optional(),
   })
   .strict()
   .superRefine((actions, ctx) => {
@@ -49,6 +54,13 @@ export const RuleActions = z
     }
     if ((actions.group_by || actions.group_window_seconds) && !actions.create_incident) {
       ctx.addIssue({ code: 'custom', path: ['group_by'], message: 'grouping needs create_incident: true' });
+    }
+    if (actions.split_sender_groups !== undefined && !actions.create_incident) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['split_sender_groups'],
+        message: 'split_sender_groups needs create_incident: true',
+      });
     }
   });
 export type RuleActions = z.infer<typeof RuleActions>;

@@ -49,6 +49,27 @@ export const ChatSettingsView = z.object({
   auth_test: ChatAuthTest.nullable(),
 });
 
+/**
+ * Storm mode's settings when none was stored (docs/api.md#storm-mode; the reasons for these numbers:
+ * docs/decisions.md#alert-storms).
+ */
+export const stormSettingDefaults = {
+  storm_mode_enabled: true,
+  storm_threshold_incidents: 10,
+  storm_window_minutes: 5,
+  storm_calm_minutes: 10,
+} as const;
+
+/** Bounds of the storm settings: a day is the longest window or calm that still reads as "a storm". */
+export const stormSettingLimits = {
+  storm_threshold_incidents: { min: 1, max: 10_000 },
+  storm_window_minutes: { min: 1, max: 1440 },
+  storm_calm_minutes: { min: 1, max: 1440 },
+} as const;
+
+const stormNumber = (limits: { min: number; max: number }) =>
+  z.number().int().min(limits.min).max(limits.max);
+
 /** What `GET /api/v1/settings` shows: whether secrets are set, never the secrets. */
 export const SettingsView = z.object({
   generic_webhook: z.object({ signing_secret_set: z.boolean() }),
@@ -66,6 +87,13 @@ export const SettingsView = z.object({
   chat_user_default_role: z.enum(['viewer', 'member']),
   /** Chat users who match no Firebreak user may act under their chat name (off: they are refused). */
   chat_allow_unmatched_users: z.boolean(),
+  /** Storm mode (docs/api.md#storm-mode): incidents from alerts beyond the threshold join one storm incident. */
+  storm_mode_enabled: z.boolean(),
+  /** More incidents from alerts than this within `storm_window_minutes` starts a storm. */
+  storm_threshold_incidents: z.number().int(),
+  storm_window_minutes: z.number().int(),
+  /** A storm ends when no alert joined it for this long, or when its incident is resolved. */
+  storm_calm_minutes: z.number().int(),
 });
 export type SettingsView = z.infer<typeof SettingsView>;
 
@@ -80,9 +108,13 @@ export const UpdateSettingsInput = z
     // Never admin: a chat profile's e-mail must not be enough to become an administrator.
     chat_user_default_role: z.enum(['viewer', 'member'], { error: 'must be viewer or member' }).optional(),
     chat_allow_unmatched_users: z.boolean().optional(),
+    storm_mode_enabled: z.boolean().optional(),
+    storm_threshold_incidents: stormNumber(stormSettingLimits.storm_threshold_incidents).optional(),
+    storm_window_minutes: stormNumber(stormSettingLimits.storm_window_minutes).optional(),
+    storm_calm_minutes: stormNumber(stormSettingLimits.storm_calm_minutes).optional(),
   })
   .refine((input) => Object.values(input).some((value) => value !== undefined), {
     message:
-      'give at least one of default_escalation_policy_id, fixed_webhooks_enabled, chat_user_default_role, chat_allow_unmatched_users',
+      'give at least one of default_escalation_policy_id, fixed_webhooks_enabled, chat_user_default_role, chat_allow_unmatched_users, storm_mode_enabled, storm_threshold_incidents, storm_window_minutes, storm_calm_minutes',
   });
 export type UpdateSettingsInput = z.infer<typeof UpdateSettingsInput>;

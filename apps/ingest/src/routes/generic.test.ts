@@ -12,10 +12,12 @@ import {
   postGeneric,
   startIngestTestApp,
 } from './ingest-test-app';
+import { oneIncidentPerAlert } from './one-incident-per-alert';
 
 let t: IngestTestApp;
 beforeAll(async () => {
   t = await startIngestTestApp();
+  await oneIncidentPerAlert(t.runtime.ctx);
 });
 afterAll(() => t.runtime.cleanup());
 

@@ -33,6 +33,7 @@ import {
   trustSns,
   variant,
 } from './ingest-test-app';
+import { oneIncidentPerAlert } from './one-incident-per-alert';
 
 let sns: FakeSns;
 let stranger: FakeSns;
@@ -41,6 +42,7 @@ beforeAll(async () => {
   sns = await startFakeSns();
   stranger = await startFakeSns(); // another key and certificate: an attacker's own "SNS"
   t = await startIngestTestApp(trustSns(sns));
+  await oneIncidentPerAlert(t.runtime.ctx);
 });
 afterAll(async () => {
   await t?.runtime.cleanup();

@@ -13,10 +13,12 @@ import {
   startIngestTestApp,
   variant,
 } from './ingest-test-app';
+import { oneIncidentPerAlert } from './one-incident-per-alert';
 
 let t: IngestTestApp;
 beforeAll(async () => {
   t = await startIngestTestApp();
+  await oneIncidentPerAlert(t.runtime.ctx);
 });
 afterAll(() => t.runtime.cleanup());
 

@@ -56,6 +56,14 @@ export type IncidentPatch = Partial<{
   description: string;
   commander_id: string | null;
 }>;
+/** Storm mode's settings (docs/api.md#storm-mode), any of them. */
+export type StormSettings = Partial<
+  Pick<
+    SettingsView,
+    'storm_mode_enabled' | 'storm_threshold_incidents' | 'storm_window_minutes' | 'storm_calm_minutes'
+  >
+>;
+
 export type ChatUserSettings = Partial<
   Pick<SettingsView, 'chat_user_default_role' | 'chat_allow_unmatched_users'>
 >;
@@ -193,6 +201,7 @@ export const api = {
   setFixedWebhooksEnabled: (enabled: boolean) =>
     patch<SettingsView>('/api/v1/settings', { fixed_webhooks_enabled: enabled }),
   setChatUserSettings: (changes: ChatUserSettings) => patch<SettingsView>('/api/v1/settings', changes),
+  setStormSettings: (changes: StormSettings) => patch<SettingsView>('/api/v1/settings', changes),
   testChat: () => post<SettingsView['chat']>('/api/v1/settings/chat/test'),
   apiKeys: () => get<{ api_keys: ApiKey[] }>('/api/v1/api-keys'),
   createApiKey: (name: string, role: Role) =>

@@ -1,5 +1,5 @@
 import type { TimelineEntry } from '@firebreak/schema';
-import { formatDuration } from './format';
+import { formatDateTime, formatDuration } from './format';
 
 /** Every timeline entry type (docs/api.md, "Timeline") as a line a person reads; unknown data degrades gently. */
 
@@ -22,6 +22,8 @@ export const entryTitle: Record<TimelineEntry['type'], string> = {
   alerts_all_resolved: 'Alerts',
   postmortem_drafted: 'Post-mortem',
   handoff_digest: 'Hand-off',
+  storm_started: 'Storm',
+  storm_calmed: 'Storm',
 };
 
 export function entryText(entry: Pick<TimelineEntry, 'type' | 'data'>): string {
@@ -62,6 +64,12 @@ export function entryText(entry: Pick<TimelineEntry, 'type' | 'data'>): string {
       return 'A post-mortem draft is ready (below).';
     case 'handoff_digest':
       return str(d.text) || 'Included in a shift hand-off digest.';
+    case 'storm_started':
+      return `Alert storm: more than ${str(d.threshold_incidents)} incidents from alerts within ${str(d.window_minutes)} min; further alerts are linked here instead of opening incidents`;
+    case 'storm_calmed':
+      return d.reason === 'resolved'
+        ? `Storm over (incident resolved) after ${str(d.absorbed_alerts)} alerts; alerts open incidents again`
+        : `Storm calmed at ${typeof d.calmed_at === 'string' ? formatDateTime(d.calmed_at) : 'an unknown time'} after ${str(d.absorbed_alerts)} alerts; alerts open incidents again`;
   }
 }
 

@@ -2,7 +2,7 @@ import type { IncidentSeverity, IncidentStatus } from '@firebreak/schema';
 import { useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { SeverityBadge, StatusBadge } from '../components/Badges';
+import { SeverityBadge, StatusBadge, StormBadge } from '../components/Badges';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { api } from '../lib/api';
 import { useFocusOnClose } from '../lib/focus';
@@ -90,6 +90,11 @@ export function IncidentsPage() {
                   <Link className="row-link" to={`/incidents/${incident.number}`}>
                     {incident.title}
                   </Link>
+                  {incident.storm ? (
+                    <div>
+                      <StormBadge storm={incident.storm} />
+                    </div>
+                  ) : null}
                   {incident.all_alerts_resolved && incident.status !== 'resolved' ? (
                     <div className="small subtle">All alerts resolved — ready to resolve</div>
                   ) : null}

@@ -1,8 +1,9 @@
 import { alerts, incidents, type Queryable, type routingRules } from '@firebreak/db';
-import { firstMatchingRule, groupKey, incidentSeverityFor } from '@firebreak/domain';
+import { firstMatchingRule, incidentGroupKey, incidentSeverityFor } from '@firebreak/domain';
 import { DEFAULT_GROUP_WINDOW_SECONDS } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
 import { openIncident } from '../incidents/create';
+import { divertToStorm } from '../storms/divert';
 import { intakeActor, linkAlert } from './link';
 
 export type RoutingOutcome =
@@ -10,6 +11,8 @@ export type RoutingOutcome =
   | { kind: 'matched'; ruleId: string }
   | { kind: 'suppressed'; ruleId: string }
   | { kind: 'grouped'; ruleId: string; incidentId: string }
+  /** Would have opened an incident, but joined the storm incident (docs/api.md#storm-mode). */
+  | { kind: 'absorbed'; ruleId: string; incidentId: string }
   | { kind: 'opened'; ruleId: string; incident: incidents.IncidentRow };
 
 // Incident titles are shorter than alert titles.
@@ -18,16 +21,18 @@ const INCIDENT_TITLE_MAX = 500;
 /** The incident the alert was linked to, if any. */
 export function incidentOf(outcome: RoutingOutcome): string | null {
   if (outcome.kind === 'opened') return outcome.incident.id;
-  if (outcome.kind === 'grouped') return outcome.incidentId;
+  if (outcome.kind === 'grouped' || outcome.kind === 'absorbed') return outcome.incidentId;
   return null;
 }
 
 /**
  * Routes a firing alert (docs/api.md#routing-rules): the first enabled rule that matches decides. No match:
  * the alert is stored and nothing else happens. `suppress`: stored, marked suppressed. `create_incident`:
- * linked to an open incident of the same group within the window when the rule groups, else linked to a new
- * incident (title and mapped severity from the alert), paged through the rule's escalation policy or,
- * when the rule names none, `fallbackPolicyId` (the policy of the integration the alert came through).
+ * linked to an open incident of the same group within the window when the rule groups (its `group_by`
+ * labels, else the sender's own group unless the rule splits them), else linked to a new incident (title
+ * and mapped severity from the alert), paged through the rule's escalation policy or, when the rule names
+ * none, `fallbackPolicyId` (the policy of the integration the alert came through) — unless a storm takes
+ * it (docs/api.md#storm-mode).
  */
 export async function routeAlert(
   tx: Queryable,
@@ -66,10 +71,10 @@ export async function routeAlert(
     });
     return { kind: 'matched', ruleId: rule.id };
   }
-  const group = actions.group_by ? groupKey(actions.group_by, alert.labels) : null;
+  const group = incidentGroupKey(actions, alert);
   if (group !== null) {
     // One opener per group at a time. (No path holds this lock and then waits for alert rows, so it
-    // adds no lock-order cycle.)
+    // adds no lock-order cycle; an alert's storm check takes its lock after this one, never before.)
     await incidents.lockGroupOpening(tx, rule.id, group);
     const windowMs = (actions.group_window_seconds ?? DEFAULT_GROUP_WINDOW_SECONDS) * 1000;
     const open = await incidents.findOpenGroupIncident(tx, {
@@ -83,19 +88,27 @@ export async function routeAlert(
       return { kind: 'grouped', ruleId: rule.id, incidentId: open.id };
     }
   }
+  const would = {
+    severity: incidentSeverityFor(alert.severity, actions.severity),
+    routingRuleId: rule.id,
+    escalationPolicyId: actions.escalation_policy_id ?? fallbackPolicyId,
+  };
+  const storm = await divertToStorm(tx, ctx, alert, would, at);
+  if (storm?.kind === 'absorbed') return { kind: 'absorbed', ruleId: rule.id, incidentId: storm.incidentId };
+  if (storm?.kind === 'storm_started') return { kind: 'opened', ruleId: rule.id, incident: storm.incident };
   const incident = await openIncident(
     tx,
     ctx,
     intakeActor,
     {
       title: alert.title.slice(0, INCIDENT_TITLE_MAX),
-      severity: incidentSeverityFor(alert.severity, actions.severity),
+      severity: would.severity,
       description: alert.description ?? '',
     },
     {
       source: 'alert',
       routingRuleId: rule.id,
-      escalationPolicyId: actions.escalation_policy_id ?? fallbackPolicyId,
+      escalationPolicyId: would.escalationPolicyId,
       completeOpening: async (opened) => {
         if (group !== null) await incidents.setGroupKey(tx, opened.id, group);
         await linkAlert(tx, alert, opened.id, { routingRuleId: rule.id, at });

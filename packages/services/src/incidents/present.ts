@@ -1,5 +1,5 @@
-import type { incidents, timeline } from '@firebreak/db';
-import type { Incident, TimelineEntry } from '@firebreak/schema';
+import type { incidents, storms, timeline } from '@firebreak/db';
+import type { Incident, IncidentStorm, TimelineEntry } from '@firebreak/schema';
 
 export function presentIncident(view: incidents.IncidentView): Incident {
   return {
@@ -24,6 +24,20 @@ export function presentIncident(view: incidents.IncidentView): Incident {
     all_alerts_resolved: view.all_alerts_resolved,
     mttr_seconds: view.mttr_seconds,
     source: view.source,
+    storm: presentStorm(view),
+  };
+}
+
+/**
+ * The storm part of an incident (docs/api.md#storm-mode): null but on a storm's incident.
+ */
+function presentStorm(view: storms.StormColumns): IncidentStorm | null {
+  if (!view.storm_started_at) return null;
+  return {
+    absorbed_alerts: view.storm_absorbed_alerts ?? 0,
+    started_at: view.storm_started_at.toISOString(),
+    last_absorbed_at: (view.storm_last_absorbed_at ?? view.storm_started_at).toISOString(),
+    calmed_at: view.storm_calmed_at?.toISOString() ?? null,
   };
 }
 

@@ -4,6 +4,7 @@ import { type ChangeOrigin, systemOrigin } from '../audit';
 import type { ServiceContext } from '../context';
 import { auditedSettingsWrite } from './audited-write';
 import { forgetFixedWebhooksEnabled } from './fixed-webhooks';
+import { stormSettingKeysIn, writeStormSettings } from './storm-settings';
 
 /**
  * `PATCH /api/v1/settings` (docs/api.md#settings): the default escalation policy and
@@ -29,6 +30,7 @@ export async function updateSettings(
       ...(fixedEnabled !== undefined ? [settingKeys.fixedWebhooksEnabled] : []),
       ...(chatRole !== undefined ? [settingKeys.chatUserDefaultRole] : []),
       ...(chatUnmatched !== undefined ? [settingKeys.chatAllowUnmatchedUsers] : []),
+      ...stormSettingKeysIn(input),
     ];
     if (keys.length === 0) return;
     await auditedSettingsWrite(tx, ctx, origin, 'general', keys, async () => {
@@ -40,6 +42,7 @@ export async function updateSettings(
       if (chatRole !== undefined) await settings.putSetting(tx, settingKeys.chatUserDefaultRole, chatRole);
       if (chatUnmatched !== undefined)
         await settings.putSetting(tx, settingKeys.chatAllowUnmatchedUsers, chatUnmatched);
+      await writeStormSettings(tx, input);
     });
   });
   if (policyId !== undefined) ctx.logger.info({ policy_id: policyId }, 'default escalation policy changed');
@@ -48,6 +51,8 @@ export async function updateSettings(
       { chat_user_default_role: chatRole, chat_allow_unmatched_users: chatUnmatched },
       'chat user settings changed',
     );
+  const stormKeys = stormSettingKeysIn(input);
+  if (stormKeys.length > 0) ctx.logger.info({ settings: stormKeys }, 'storm mode settings changed');
   if (fixedEnabled !== undefined) {
     forgetFixedWebhooksEnabled(ctx);
     ctx.logger.info({ fixed_webhooks_enabled: fixedEnabled }, 'fixed webhooks setting changed');

@@ -5,6 +5,7 @@ import type { ServiceContext } from '../context';
 import { chatUserSettingsIn } from './chat-users';
 import { fixedWebhooksEnabledIn, openIntakePaths } from './fixed-webhooks';
 import { integrationSecrets } from './integrations';
+import { stormSettingsIn } from './storm-settings';
 
 /**
  * The bot token checked against the chat service's `auth.test` (docs/chat.md#set-up); never the token itself.
@@ -66,5 +67,6 @@ export async function getSettingsView(
     open_intake: openIntakePaths(values),
     chat_user_default_role: chatUserSettingsIn(values).defaultRole,
     chat_allow_unmatched_users: chatUserSettingsIn(values).allowUnmatched,
+    ...stormSettingsIn(values),
   };
 }

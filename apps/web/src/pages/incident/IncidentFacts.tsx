@@ -39,6 +39,19 @@ export function IncidentFacts({ incident }: { incident: Incident }) {
         <dd>{incident.source}</dd>
         <dt>Alerts</dt>
         <dd>{incident.alert_count}</dd>
+        {incident.storm ? (
+          <>
+            <dt>Storm</dt>
+            <dd data-testid="storm-facts">
+              {incident.storm.absorbed_alerts} alerts absorbed since{' '}
+              {formatDateTime(incident.storm.started_at)}; last at{' '}
+              {formatDateTime(incident.storm.last_absorbed_at)}
+              {incident.storm.calmed_at
+                ? `; calmed at ${formatDateTime(incident.storm.calmed_at)}`
+                : '; still taking alerts that would open incidents'}
+            </dd>
+          </>
+        ) : null}
       </dl>
     </section>
   );

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { SeverityBadge, StatusBadge } from '../../components/Badges';
+import { SeverityBadge, StatusBadge, StormBadge } from '../../components/Badges';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { api } from '../../lib/api';
 import { LIVE_INTERVAL_MS } from '../../lib/live';
@@ -43,6 +43,7 @@ export function IncidentPage() {
           <div className="actions">
             <SeverityBadge severity={data.severity} />
             <StatusBadge status={data.status} />
+            {data.storm ? <StormBadge storm={data.storm} /> : null}
             {data.all_alerts_resolved && data.status !== 'resolved' ? (
               <span className="badge plain st-resolved">All alerts resolved</span>
             ) : null}

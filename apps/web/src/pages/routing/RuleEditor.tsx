@@ -157,6 +157,19 @@ export function RuleEditor({ rule, nextPriority, policies, onClose }: Props) {
                 placeholder="3600"
               />
             </label>
+            <label className="inline" style={{ alignSelf: 'end' }}>
+              <input
+                type="checkbox"
+                checked={form.splitSenderGroups}
+                onChange={(e) => set('splitSenderGroups', e.target.checked)}
+                aria-describedby="split-sender-groups-hint"
+              />
+              Split sender groups
+            </label>
+            <p id="split-sender-groups-hint" className="hint">
+              Without group-by labels, the alerts of one Alertmanager or Grafana notification group open one
+              incident; tick this for one incident per alert.
+            </p>
           </div>
         ) : null}
       </fieldset>

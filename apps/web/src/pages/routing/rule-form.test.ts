@@ -1,6 +1,13 @@
 import type { RoutingRule } from '@firebreak/schema';
 import { describe, expect, it } from 'vitest';
-import { describeMatch, emptyRuleForm, formOfRule, parseLabels, ruleInputOf } from './rule-form';
+import {
+  describeActions,
+  describeMatch,
+  emptyRuleForm,
+  formOfRule,
+  parseLabels,
+  ruleInputOf,
+} from './rule-form';
 
 const rule: RoutingRule = {
   id: '00000000-0000-4000-8000-000000000001',
@@ -24,6 +31,17 @@ describe('routing rule editor fields', () => {
 
   it('reads a label line without "=" as "present"', () => {
     expect(parseLabels('team = storage\n\nhost\n')).toEqual({ team: 'storage', host: '*' });
+  });
+
+  it('round-trips split_sender_groups, and drops it when the rule suppresses', () => {
+    const split: RoutingRule = { ...rule, actions: { create_incident: true, split_sender_groups: true } };
+    expect(formOfRule(split).splitSenderGroups).toBe(true);
+    expect(ruleInputOf(formOfRule(split)).actions).toEqual({
+      create_incident: true,
+      split_sender_groups: true,
+    });
+    expect(describeActions(split)).toBe('open incident, one per alert (sender groups split)');
+    expect(ruleInputOf({ ...formOfRule(split), mode: 'suppress' }).actions).toEqual({ suppress: true });
   });
 
   it('drops grouping and severity when the rule suppresses', () => {

@@ -20,6 +20,8 @@ export interface RuleForm {
   escalationPolicyId: string;
   groupBy: string;
   groupWindowSeconds: string;
+  /** One incident per alert even when the sender grouped them (an Alertmanager or Grafana group). */
+  splitSenderGroups: boolean;
 }
 
 export const emptyRuleForm = (priority: number): RuleForm => ({
@@ -34,6 +36,7 @@ export const emptyRuleForm = (priority: number): RuleForm => ({
   escalationPolicyId: '',
   groupBy: '',
   groupWindowSeconds: '',
+  splitSenderGroups: false,
 });
 
 const list = (text: string) =>
@@ -61,6 +64,7 @@ export function formOfRule(rule: RoutingRule): RuleForm {
     groupBy: (actions.group_by ?? []).join(', '),
     groupWindowSeconds:
       actions.group_window_seconds === undefined ? '' : String(actions.group_window_seconds),
+    splitSenderGroups: actions.split_sender_groups === true,
   };
 }
 
@@ -95,6 +99,7 @@ export function ruleInputOf(form: RuleForm): RuleInput {
     const groupBy = list(form.groupBy);
     if (groupBy.length > 0) actions.group_by = groupBy;
     if (form.groupWindowSeconds.trim()) actions.group_window_seconds = Number(form.groupWindowSeconds);
+    if (form.splitSenderGroups) actions.split_sender_groups = true;
   }
   return {
     name: form.name.trim(),
@@ -123,5 +128,6 @@ export function describeActions(rule: Pick<RoutingRule, 'actions'>, policyName?:
   const parts = [`open incident${actions.severity ? ` (${actions.severity})` : ''}`];
   if (policyName) parts.push(`escalate via ${policyName}`);
   if (actions.group_by) parts.push(`group by ${actions.group_by.join(', ')}`);
+  else if (actions.split_sender_groups) parts.push('one per alert (sender groups split)');
   return parts.join(', ');
 }

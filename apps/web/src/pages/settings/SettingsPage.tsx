@@ -10,6 +10,7 @@ import { ChatUsersSection } from './ChatUsersSection';
 import { DefaultPolicySection } from './DefaultPolicySection';
 import { FixedPathsSection } from './FixedPathsSection';
 import { OutgoingWebhooksLink } from './OutgoingWebhooksLink';
+import { StormSection } from './StormSection';
 import { WebhookSecretSection } from './WebhookSecretSection';
 
 export function SettingsPage() {
@@ -35,6 +36,7 @@ export function SettingsPage() {
           </div>
           <ChatUsersSection settings={settings.data} admin={admin} />
           <DefaultPolicySection settings={settings.data} admin={admin} />
+          <StormSection settings={settings.data} admin={admin} />
           {admin ? <OutgoingWebhooksLink /> : null}
           {admin ? <AuditLogLink /> : null}
           {admin ? <ApiKeysSection /> : null}

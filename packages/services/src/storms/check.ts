@@ -1,0 +1,39 @@
+import { type Queryable, storms } from '@firebreak/db';
+import type { StormCheck } from '@firebreak/domain';
+
+/**
+ * The storm check in the domain's terms. Storm decisions are made one at a time under a lock, but
+ * only when one may be due: with no storm open and fewer openings in the window than the threshold
+ * (every opening outside a storm), the unlocked read decides and openings do not wait for each other —
+ * a lock held to the commit would make every incident opening of the installation commit one at a
+ * time. The price: openings that arrive at the very same moment as the threshold is crossed may each
+ * open their incident before the first storm decision, so a burst can overshoot the threshold by up to
+ * the number of requests in flight (docs/decisions.md#alert-storms).
+ */
+export async function checkStorm(tx: Queryable, at: Date): Promise<StormCheck> {
+  const peek = fromRow(await storms.readStormCheck(tx, at, { locked: false }));
+  if (!peek.enabled || (peek.storm === null && peek.recentIncidents < peek.thresholdIncidents)) return peek;
+  return fromRow(await storms.readStormCheck(tx, at, { locked: true }));
+}
+
+function fromRow(row: storms.StormCheckRow): StormCheck {
+  return {
+    enabled: row.enabled,
+    thresholdIncidents: row.threshold_incidents,
+    windowMinutes: row.window_minutes,
+    calmMinutes: row.calm_minutes,
+    recentIncidents: row.recent_incidents,
+    storm:
+      row.storm_id === null
+        ? null
+        : {
+            id: row.storm_id,
+            status: row.storm_status!,
+            severity: row.storm_severity!,
+            title: row.storm_title!,
+            resolvedAt: row.storm_resolved_at,
+            lastAbsorbedAt: row.storm_last_absorbed_at!,
+            absorbedAlerts: row.storm_absorbed_alerts!,
+          },
+  };
+}

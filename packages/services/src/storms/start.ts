@@ -1,0 +1,55 @@
+import { type alerts, type incidents, type Queryable, storms, timeline } from '@firebreak/db';
+import { stormTitle } from '@firebreak/domain';
+import type { IncidentSeverity } from '@firebreak/schema';
+import { intakeActor, linkAlert } from '../alerts/link';
+import type { ServiceContext } from '../context';
+import { openIncident } from '../incidents/create';
+
+/**
+ * Opens the storm incident with its first absorbed alert: one incident, so one chat channel and one
+ * page, through the escalation policy that alert's own incident would have been paged through.
+ */
+export async function startStorm(
+  tx: Queryable,
+  ctx: ServiceContext,
+  alert: alerts.AlertRow,
+  would: { severity: IncidentSeverity; routingRuleId: string; escalationPolicyId: string | null },
+  why: { thresholdIncidents: number; windowMinutes: number },
+  at: Date,
+): Promise<incidents.IncidentRow> {
+  return openIncident(
+    tx,
+    ctx,
+    intakeActor,
+    {
+      title: stormTitle(1),
+      severity: would.severity,
+      description:
+        'More incidents opened from alerts than storm mode allows within its window: further alerts ' +
+        'that would each open an incident are linked here until the storm calms.',
+    },
+    {
+      source: 'alert',
+      routingRuleId: would.routingRuleId,
+      escalationPolicyId: would.escalationPolicyId,
+      // Started together with the opening's writes: these statements queue behind them, in order.
+      completeOpening: async ({ id }) => {
+        await Promise.all([
+          storms.markStormStarted(tx, id, at),
+          timeline.insertTimelineEntry(tx, {
+            incidentId: id,
+            type: 'storm_started',
+            actor: intakeActor,
+            data: {
+              first_alert_id: alert.id,
+              threshold_incidents: why.thresholdIncidents,
+              window_minutes: why.windowMinutes,
+            },
+            at,
+          }),
+          linkAlert(tx, alert, id, { routingRuleId: would.routingRuleId, at }),
+        ]);
+      },
+    },
+  );
+}

@@ -1,0 +1,231 @@
+// Storm mode (docs/api.md#storm-mode): beyond `storm_threshold_incidents` incidents from alerts within
+// `storm_window_minutes`, would-be incidents join ONE storm incident (one channel, one page) until it
+// calms. Time is the runtime's clock, moved by each test well past the previous one's window and calm.
+import { bodyOf, type JsonBody } from '@firebreak/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './support/server-app';
+
+const GENERIC = '/api/v1/webhooks/generic';
+const HOUR = 3600_000;
+
+let s: TestServer;
+let offsetMs = 0;
+let policyId: string;
+beforeAll(async () => {
+  s = await startTestServer();
+  s.runtime.ctx.now = () => new Date(Date.now() + offsetMs);
+  const policy = await s.api('POST', '/api/v1/escalation-policies', {
+    token: s.admin.token,
+    body: {
+      name: 'Storm duty',
+      tiers: [{ target_type: 'users', user_ids: [s.admin.id], timeout_seconds: 300 }],
+    },
+  });
+  expect(policy.status).toBe(201);
+  policyId = (await bodyOf(policy)).id;
+  await patchSettings({ default_escalation_policy_id: policyId });
+});
+afterAll(() => s.runtime.cleanup());
+
+async function patchSettings(body: JsonBody): Promise<JsonBody> {
+  const res = await s.api('PATCH', '/api/v1/settings', { token: s.admin.token, body });
+  const answer = await bodyOf(res);
+  expect(res.status, JSON.stringify(answer)).toBe(200);
+  return answer;
+}
+
+/** A later moment: every earlier incident is out of the window and every storm calm. */
+const later = () => {
+  offsetMs += 2 * HOUR;
+};
+
+let n = 0;
+/** One request with one alert no other alert deduplicates or groups with: one would-be incident. */
+async function fire(severity: 'critical' | 'warning' = 'warning'): Promise<JsonBody> {
+  n += 1;
+  const res = await s.webhook(GENERIC, {
+    alerts: [{ title: `failure ${n}`, severity, external_id: `storm-${n}`, labels: { host: `h${n}` } }],
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+}
+const incidentOf = async (answer: JsonBody) => s.get(`/api/v1/incidents/${answer.alerts[0].incident_id}`);
+const timeline = async (id: string) =>
+  (await s.get(`/api/v1/incidents/${id}/timeline`)).entries as JsonBody[];
+
+async function openStormIncidents(): Promise<{ id: string }[]> {
+  return s.runtime.sql<{ id: string }[]>`
+    select id from incidents where storm_started_at is not null and storm_calmed_at is null`;
+}
+async function outboxJobs(incidentId: string, job: string): Promise<number> {
+  const [row] = await s.runtime.sql<{ n: number }[]>`
+    select count(*)::int as n from outbox where ordering_key = ${incidentId} and job_name = ${job}`;
+  return row!.n;
+}
+async function escalations(incidentId: string): Promise<number> {
+  const [row] = await s.runtime.sql<{ n: number }[]>`
+    select count(*)::int as n from incident_escalations where incident_id = ${incidentId}`;
+  return row!.n;
+}
+
+describe('settings', () => {
+  it('shows the defaults and validates changes', async () => {
+    expect(await s.get('/api/v1/settings')).toMatchObject({
+      storm_mode_enabled: true,
+      storm_threshold_incidents: 10,
+      storm_window_minutes: 5,
+      storm_calm_minutes: 10,
+    });
+    const bad = await s.api('PATCH', '/api/v1/settings', {
+      token: s.admin.token,
+      body: { storm_threshold_incidents: 0, storm_window_minutes: 1.5 },
+    });
+    expect(bad.status).toBe(400);
+    const paths = (await bodyOf(bad)).error.details.map((d: JsonBody) => d.path);
+    expect(paths).toEqual(['storm_threshold_incidents', 'storm_window_minutes']);
+    expect(await patchSettings({ storm_threshold_incidents: 3 })).toMatchObject({
+      storm_threshold_incidents: 3,
+      storm_window_minutes: 5,
+    });
+  });
+});
+
+describe('a storm', () => {
+  let stormId: string;
+  let answers: JsonBody[];
+
+  it('opens 3 incidents for 10 failures, then one storm incident with the other 7 alerts', async () => {
+    later();
+    answers = [];
+    for (let i = 0; i < 10; i++) answers.push(await fire());
+    expect(answers.map((a) => a.incidents_created)).toEqual([1, 1, 1, 1, 0, 0, 0, 0, 0, 0]);
+    const ids = answers.map((a) => a.alerts[0].incident_id);
+    expect(new Set(ids.slice(0, 3)).size).toBe(3);
+    expect(new Set(ids.slice(3)).size).toBe(1);
+    stormId = ids[3];
+    const storm = await s.get(`/api/v1/incidents/${stormId}`);
+    expect(storm).toMatchObject({
+      title: 'Alert storm: 7 alerts',
+      source: 'alert',
+      severity: 'high',
+      alert_count: 7,
+      escalation_policy_id: policyId,
+      storm: { absorbed_alerts: 7, calmed_at: null },
+    });
+    for (const id of ids.slice(0, 3)) expect((await s.get(`/api/v1/incidents/${id}`)).storm).toBeNull();
+    const types = (await timeline(stormId)).map((e) => e.type);
+    expect(types.filter((t) => t === 'alert_linked')).toHaveLength(7);
+    expect(types.filter((t) => t === 'storm_started')).toHaveLength(1);
+    // One channel and one page for the storm, as for any one incident.
+    expect(await outboxJobs(stormId, 'chat.open_channel')).toBe(1);
+    expect(await escalations(stormId)).toBe(1);
+    const list = (await s.get('/api/v1/incidents?limit=10')).incidents as JsonBody[];
+    expect(list.find((i) => i.id === stormId)?.storm).toMatchObject({ absorbed_alerts: 7 });
+  });
+
+  it('raises its severity to a more severe absorbed alert, without paging again', async () => {
+    const answer = await fire('critical');
+    expect(answer.alerts[0].incident_id).toBe(stormId);
+    const storm = await s.get(`/api/v1/incidents/${stormId}`);
+    expect(storm).toMatchObject({ severity: 'critical', storm: { absorbed_alerts: 8 } });
+    const raised = (await timeline(stormId)).filter((e) => e.type === 'severity_changed');
+    expect(raised.map((e) => e.data)).toEqual([
+      { from: 'high', to: 'critical', alert_id: answer.alerts[0].id },
+    ]);
+    expect(await escalations(stormId)).toBe(1);
+    // A less severe one changes nothing.
+    await fire('warning');
+    expect((await s.get(`/api/v1/incidents/${stormId}`)).severity).toBe('critical');
+  });
+
+  it('never absorbs a manual incident', async () => {
+    const res = await s.api('POST', '/api/v1/incidents', {
+      token: s.admin.token,
+      body: { title: 'Reported by a customer', severity: 'high' },
+    });
+    expect(res.status).toBe(201);
+    const manual = await bodyOf(res);
+    expect(manual).toMatchObject({ source: 'manual', storm: null });
+    expect(manual.id).not.toBe(stormId);
+  });
+
+  it('calms after storm_calm_minutes without an absorbed alert; alerts open incidents again', async () => {
+    offsetMs += 10 * 60_000;
+    const answer = await fire();
+    expect(answer.incidents_created).toBe(1);
+    const opened = await incidentOf(answer);
+    expect(opened.id).not.toBe(stormId);
+    expect(opened.storm).toBeNull();
+    const storm = await s.get(`/api/v1/incidents/${stormId}`);
+    expect(storm.storm.calmed_at).not.toBeNull();
+    const calmed = (await timeline(stormId)).filter((e) => e.type === 'storm_calmed');
+    expect(calmed.map((e) => e.data)).toEqual([
+      { calmed_at: storm.storm.calmed_at, reason: 'quiet', absorbed_alerts: 9 },
+    ]);
+    expect(Date.parse(storm.storm.calmed_at) - Date.parse(storm.storm.last_absorbed_at)).toBe(10 * 60_000);
+    expect(await openStormIncidents()).toEqual([]);
+  });
+});
+
+describe('the end of a storm', () => {
+  it('comes when its incident is resolved', async () => {
+    later();
+    for (let i = 0; i < 4; i++) await fire();
+    const [storm] = await openStormIncidents();
+    const resolved = await s.api('PATCH', `/api/v1/incidents/${storm!.id}`, {
+      token: s.admin.token,
+      body: { status: 'resolved' },
+    });
+    expect(resolved.status).toBe(200);
+    // Still within the calm, but past the window of the 3 incidents before the storm.
+    offsetMs += 6 * 60_000;
+    const answer = await fire();
+    expect(answer.incidents_created).toBe(1);
+    expect((await incidentOf(answer)).storm).toBeNull();
+    const calmed = (await timeline(storm!.id)).filter((e) => e.type === 'storm_calmed');
+    expect(calmed.map((e) => e.data.reason)).toEqual(['resolved']);
+  });
+});
+
+describe('storm mode', () => {
+  it('counts only incidents opened from alerts', async () => {
+    later();
+    for (let i = 0; i < 5; i++) {
+      const res = await s.api('POST', '/api/v1/incidents', {
+        token: s.admin.token,
+        body: { title: `manual ${i}`, severity: 'low' },
+      });
+      expect(res.status).toBe(201);
+    }
+    const answer = await fire();
+    expect((await incidentOf(answer)).storm).toBeNull();
+  });
+
+  it('does nothing when turned off', async () => {
+    later();
+    await patchSettings({ storm_mode_enabled: false });
+    const answers: JsonBody[] = [];
+    for (let i = 0; i < 6; i++) answers.push(await fire());
+    expect(answers.map((a) => a.incidents_created)).toEqual([1, 1, 1, 1, 1, 1]);
+    expect(await openStormIncidents()).toEqual([]);
+    await patchSettings({ storm_mode_enabled: true });
+  });
+
+  it('opens exactly one storm incident for 20 concurrent requests', async () => {
+    later();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => fire()));
+    const ids = answers.map((a) => a.alerts[0].incident_id);
+    expect(ids.every((id) => typeof id === 'string')).toBe(true);
+    const storms = await openStormIncidents();
+    expect(storms).toHaveLength(1);
+    const storm = await s.get(`/api/v1/incidents/${storms[0]!.id}`);
+    // The threshold's 3 incidents at least (requests arriving together below the threshold do not wait
+    // for each other, so a few more may open before the first storm decision), then the storm with
+    // everything else: every alert linked, one storm, nothing opened after it started.
+    const normal = new Set(ids).size - 1;
+    expect(normal).toBeGreaterThanOrEqual(3);
+    expect(normal).toBeLessThan(20);
+    expect(storm).toMatchObject({ alert_count: 20 - normal, storm: { absorbed_alerts: 20 - normal } });
+    expect(answers.reduce((sum, a) => sum + a.incidents_created, 0)).toBe(normal + 1);
+  });
+});
