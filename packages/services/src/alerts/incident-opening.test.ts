@@ -113,6 +113,8 @@ describe('an alert that opens an incident', () => {
   });
 
   it('numbers concurrent openings once each, with no gap and no duplicate', async () => {
+    // Twenty at once would be a storm; here every one must open its own incident.
+    await settings.putSetting(t.ctx.sql, 'storm_mode_enabled', false);
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) => recordAlerts(t.ctx, 'generic', [critical(`d-${i}`)])),
     );
@@ -121,5 +123,39 @@ describe('an alert that opens an incident', () => {
       (row) => row.number,
     );
     expect(numbers).toEqual(Array.from({ length: 20 }, (_, i) => numbers[0]! + i));
+  });
+});
+
+describe('openings outside a storm', () => {
+  it('do not wait for one another to commit while storm mode is on', async () => {
+    // One opening holds its transaction open; another, for a different alert, must still finish.
+    let release!: () => void;
+    const held = new Promise<void>((done) => {
+      release = done;
+    });
+    let firstOpened!: () => void;
+    const opened = new Promise<void>((done) => {
+      firstOpened = done;
+    });
+    const first = t.ctx.sql.begin(async (tx) => {
+      await recordAlertsInTransaction(
+        tx,
+        t.ctx,
+        fixedWebhookSource('generic'),
+        [critical('e-1')],
+        new Date(),
+      );
+      firstOpened();
+      await held;
+    });
+    await opened;
+    const second = await Promise.race([
+      recordAlerts(t.ctx, 'generic', [critical('e-2')]),
+      settleMs(5_000).then(() => 'waited' as const),
+    ]);
+    release();
+    await first;
+    expect(second).not.toBe('waited');
+    expect(second).toMatchObject({ incidents_created: 1 });
   });
 });
