@@ -5,3 +5,4 @@ export * from './jobs';
 export * from './queues';
 export * from './redis';
 export * from './redis-failure';
+export * from './shared-pauses';

@@ -106,3 +106,17 @@ export class ChannelPacingError extends Error {
     this.name = 'ChannelPacingError';
   }
 }
+
+/**
+ * The chat service rate-limited this method a moment ago (rate-limit-pauses.ts): the call was not
+ * made. Like a 429 of its own, the job comes back when the pause ends, without counting a try.
+ */
+export class MethodPausedError extends Error {
+  constructor(
+    readonly method: string,
+    readonly waitMs: number,
+  ) {
+    super(`${method} is paused by a chat rate limit for another ${waitMs} ms`);
+    this.name = 'MethodPausedError';
+  }
+}

@@ -61,10 +61,7 @@ async function sendDirectMessages(
     const message = pageText(incident, jc.publicUrl, incident.chat_channel_id, ackUrl);
     const record = { entryId, slackUserId: userId };
     try {
-      const opened = await jc.call('direct_message', (client) =>
-        client.conversations.open({ users: userId }),
-      );
-      const channel = opened.channel?.id ?? userId;
+      const channel = await directChannel(jc, userId);
       const posted = await jc.call('direct_message', (client) =>
         client.chat.postMessage({ channel, text: message.text, unfurl_links: false }),
       );
@@ -75,4 +72,17 @@ async function sendDirectMessages(
       await reportRefusal(jc, error, { slack_user_id: userId });
     }
   }
+}
+
+/**
+ * The bot's direct-message channel with a person. Its id never changes, so it is asked for once per
+ * worker: a page re-scheduled by a rate limit must not spend `conversations.open`'s allowance again.
+ */
+async function directChannel(jc: ChatJob, userId: string): Promise<string> {
+  const known = jc.directChannels?.get(userId);
+  if (known) return known;
+  const opened = await jc.call('direct_message', (client) => client.conversations.open({ users: userId }));
+  const channel = opened.channel?.id ?? userId;
+  jc.directChannels?.set(userId, channel);
+  return channel;
 }

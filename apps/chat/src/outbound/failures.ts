@@ -1,6 +1,7 @@
 import { recordChatFailure } from '@firebreak/services';
 import { type ChatCallError, failureLine } from './errors';
 import type { ChatJob } from './job';
+import type { PauseScope } from './rate-limit-pauses';
 
 const fields = (jc: ChatJob, error: ChatCallError) => ({
   incident_id: jc.incidentId,
@@ -55,4 +56,29 @@ export function logRetry(jc: ChatJob, error: ChatCallError, retryInMs: number | 
     return;
   }
   jc.ctx.logger.warn({ ...fields(jc, error), ...extra }, failureLine(error.operation, error.code));
+}
+
+const pauseFields = (scope: PauseScope) => ({
+  method: scope.method,
+  ...(scope.channelId ? { channel_id: scope.channelId } : {}),
+});
+
+/**
+ * A 429 paused a method for every chat job (docs/runbooks/chat-rate-limited.md). Logged by the one
+ * worker, of all processes, whose 429 started the pause; the jobs that wait it out log nothing.
+ */
+export function reportPauseStarted(
+  ctx: Pick<ChatJob['ctx'], 'logger'>,
+  scope: PauseScope,
+  retryAfterS: number,
+) {
+  ctx.logger.warn(
+    { ...pauseFields(scope), retry_after_s: retryAfterS },
+    `slack: rate limited, calls paused: ${scope.method}`,
+  );
+}
+
+/** The first call of a paused method that succeeds after the pause: logged once, by one process. */
+export function reportPauseEnded(ctx: Pick<ChatJob['ctx'], 'logger'>, scope: PauseScope) {
+  ctx.logger.info(pauseFields(scope), `slack: rate limit over, calls resumed: ${scope.method}`);
 }

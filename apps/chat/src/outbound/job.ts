@@ -1,14 +1,23 @@
 import { DelayedError, type Job } from '@firebreak/queue';
 import { type ChatSession, type ServiceContext, withChatSession } from '@firebreak/services';
 import type { WebClient } from '@slack/web-api';
-import { ChannelPacingError, ChatCallError, type ChatOperation, classifyChatError } from './errors';
+import {
+  ChannelPacingError,
+  ChatCallError,
+  type ChatOperation,
+  classifyChatError,
+  MethodPausedError,
+} from './errors';
 import { logRetry, reportChatWorking, reportRefusal } from './failures';
 
 export interface OutboundDeps {
   ctx: ServiceContext;
+  /** The worker's client honours the shared rate-limit pauses (rate-limit-pauses.ts). */
   client: WebClient;
   /** `PUBLIC_URL` without a trailing slash: links in messages point there. */
   publicUrl: string;
+  /** Direct-message channel ids by chat user id, kept for the worker's life (escalation-notice.ts). */
+  directChannels?: Map<string, string>;
 }
 
 /** One chat job at work: it holds its incident's chat lock (`session`, for the chat-channel verbs). */
@@ -28,7 +37,8 @@ const isLastTry = (job: Job) => job.attemptsMade + 1 >= (job.opts.attempts ?? 1)
 /**
  * Runs one chat job under its incident's lock and turns chat failures into what the job does next:
  * its channel posted to under a second ago → re-scheduled for when it may post again; rate limited →
- * re-scheduled for `Retry-After` (not a failed try); unreachable → thrown for BullMQ's backoff, until
+ * re-scheduled for `Retry-After` (not a failed try); a method paused by an earlier 429 (of any job) →
+ * re-scheduled for the end of the pause, without calling; unreachable → thrown for BullMQ's backoff, until
  * the last try, which counts as a refusal; refused → the `slack: … failed: <code>` log line and one
  * `chat_failed` entry (docs/integrations/slack.md#failures), and the job ends (retrying cannot help).
  * Other errors are thrown as they are.
@@ -59,7 +69,9 @@ export async function runChatJob(
     try {
       await work(jc);
     } catch (error) {
-      if (error instanceof ChannelPacingError) return { delayMs: error.waitMs };
+      if (error instanceof ChannelPacingError || error instanceof MethodPausedError) {
+        return { delayMs: error.waitMs };
+      }
       if (!(error instanceof ChatCallError)) throw error;
       const { problem } = error;
       if (problem.kind === 'rate_limited') {

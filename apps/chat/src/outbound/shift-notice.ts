@@ -1,6 +1,6 @@
-import type { Job } from '@firebreak/queue';
+import { DelayedError, type Job } from '@firebreak/queue';
 import { type ShiftNoticeMessage, type ShiftNoticeOutcome, sendShiftNotice } from '@firebreak/services';
-import { classifyChatError, failureLine } from './errors';
+import { classifyChatError, failureLine, MethodPausedError } from './errors';
 import { reportChatWorking } from './failures';
 import { escapeMrkdwn } from './format';
 import type { OutboundDeps } from './job';
@@ -14,9 +14,20 @@ export function shiftNoticeText(message: ShiftNoticeMessage): string {
  * has started. The notice row is locked while it is sent and records the outcome, so a retried or
  * doubled job sends it once. Chat unreachable or rate limited: thrown, and BullMQ tries again with the
  * chat backoff. Refused (the user left the workspace, a revoked token): the failure log line, the code
- * kept on the notice, and no retry.
+ * kept on the notice, and no retry. A method paused by a rate limit: the notice stays queued and the
+ * job comes back when the pause ends, without counting a try.
  */
 export async function sendShiftNoticeJob(deps: OutboundDeps, job: Job, noticeId: string): Promise<void> {
+  try {
+    await sendNotice(deps, job, noticeId);
+  } catch (error) {
+    if (!(error instanceof MethodPausedError)) throw error;
+    await job.moveToDelayed(Date.now() + error.waitMs, job.token);
+    throw new DelayedError();
+  }
+}
+
+async function sendNotice(deps: OutboundDeps, job: Job, noticeId: string): Promise<void> {
   await sendShiftNotice(deps.ctx, noticeId, async (message): Promise<ShiftNoticeOutcome> => {
     try {
       const opened = await deps.client.conversations.open({ users: message.slackUserId });

@@ -14,6 +14,7 @@ import { postTimelineEntry } from './flush';
 import { type ChatJob, type OutboundDeps, runChatJob } from './job';
 import { markResolved } from './mark-resolved';
 import { openChannel } from './open-channel';
+import { ChatPauses } from './rate-limit-pauses';
 import { type ChatRecoveryOptions, startChatRecovery } from './recovery';
 import { sendShiftNoticeJob } from './shift-notice';
 
@@ -43,7 +44,12 @@ export interface RunningChatWorker {
 export function startChatWorker(ctx: ServiceContext, options: ChatWorkerOptions): RunningChatWorker {
   const client = createChatClient(options.chat);
   const deps: OutboundDeps | undefined = client
-    ? { ctx, client, publicUrl: options.publicUrl.replace(/\/+$/, '') }
+    ? {
+        ctx,
+        client: new ChatPauses(ctx).gate(client),
+        publicUrl: options.publicUrl.replace(/\/+$/, ''),
+        directChannels: new Map(),
+      }
     : undefined;
   const run = async (job: Job, incidentId: string, work: (jc: ChatJob) => Promise<void>) => {
     if (!deps) {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeChatApi, startFakeChatApi } from './chat-api';
+import { FakeChatApi, startFakeChatApi } from './chat-api';
 import {
   blockActionsPayload,
   eventCallback,
@@ -445,6 +445,73 @@ describe('fault knobs', () => {
     const started = Date.now();
     await call(api, 'auth.test');
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+  });
+});
+
+describe('rate-limit tiers', () => {
+  const create = (fake: FakeChatApi, i: number) => call(fake, 'conversations.create', { name: `tier-${i}` });
+
+  it('answers the 21st conversations.create of a minute with 429, Retry-After and ratelimited', async () => {
+    for (let i = 0; i < 20; i += 1) expect((await create(api, i)).status).toBe(200);
+    const limited = await create(api, 20);
+    expect(limited.status).toBe(429);
+    expect(limited.body).toEqual({ ok: false, error: 'ratelimited' });
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(59);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    // Another method has an allowance of its own.
+    expect((await call(api, 'conversations.setTopic', { channel: 'C0GENERAL', topic: 't' })).status).toBe(
+      200,
+    );
+    expect(api.rateLimitedCount('conversations.create')).toBe(1);
+    expect(api.rateLimitedCounts()).toEqual({ 'conversations.create': 1 });
+    expect(api.channels().filter((c) => c.name.startsWith('tier-'))).toHaveLength(20);
+  });
+
+  it('runs a scaled minute, and frees the allowance when it ends', async () => {
+    const fast = await startFakeChatApi({ tierWindowMs: 1000 });
+    try {
+      for (let i = 0; i < 20; i += 1) await create(fast, i);
+      const limited = await create(fast, 20);
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get('retry-after')).toBe('1');
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect((await create(fast, 20)).status).toBe(200);
+      expect(fast.rateLimitedCount()).toBe(1);
+    } finally {
+      await fast.close();
+    }
+  });
+
+  it('paces chat.postMessage per channel: a burst, then one a second', async () => {
+    const post = (channel: string) => call(api, 'chat.postMessage', { channel, text: 'x' });
+    await call(api, 'conversations.join', { channel: 'C0GENERAL' });
+    for (let i = 0; i < 5; i += 1) expect((await post('C0GENERAL')).status).toBe(200);
+    const limited = await post('C0GENERAL');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('1');
+    expect((await post('U0ALICE01')).status).toBe(200); // a direct message: another channel
+    expect(api.rateLimitedCount('chat.postMessage')).toBe(1);
+  });
+
+  it('counts rateLimit() answers too, and they do not use up the allowance', async () => {
+    api.rateLimit({ method: 'conversations.create', times: 2, retryAfter: 7 });
+    expect((await create(api, 0)).headers.get('retry-after')).toBe('7');
+    expect((await create(api, 0)).status).toBe(429);
+    for (let i = 0; i < 20; i += 1) expect((await create(api, i)).status).toBe(200);
+    expect(api.rateLimitedCount('conversations.create')).toBe(2);
+  });
+
+  it('turns the tiers off only with a reason', async () => {
+    expect(() => new FakeChatApi({ tierLimitsOffBecause: ' ' })).toThrow(/reason/);
+    const unlimited = await startFakeChatApi({ tierLimitsOffBecause: 'this test counts calls, not limits' });
+    try {
+      for (let i = 0; i < 25; i += 1) expect((await create(unlimited, i)).status).toBe(200);
+      unlimited.rateLimit({ method: 'conversations.create' });
+      expect((await create(unlimited, 99)).status).toBe(429);
+    } finally {
+      await unlimited.close();
+    }
   });
 });
 

@@ -18,14 +18,16 @@ import {
   type SeedChannel,
   type WorkspaceIdentity,
 } from './chat-api/state';
+import { SLACK_MINUTE_MS, TierLimiter } from './chat-api/tiers';
 import { acceptedScopes, DEFAULT_BOT_SCOPES } from './chat-api/validation';
 import { FaultQueue } from './faults';
 import { listen, type RunningServer, sleep } from './http-server';
 
 /**
  * A fake Slack Web API (docs/integrations/slack.md#web-api) on a real port: point `CHAT_API_URL` / the
- * WebClient's `slackApiUrl` at `url`. It keeps the workspace in memory, refuses what Slack refuses, and lets
- * tests break it the ways Slack breaks (revoked token, missing scope, 429, outages).
+ * WebClient's `slackApiUrl` at `url`. It keeps the workspace in memory, refuses what Slack refuses, holds
+ * every method to its published rate-limit tier, and lets tests break it the ways Slack breaks (revoked
+ * token, missing scope, 429, outages).
  */
 
 export interface FakeChatApiOptions {
@@ -37,6 +39,16 @@ export interface FakeChatApiOptions {
   channels?: SeedChannel[];
   identity?: Partial<WorkspaceIdentity>;
   latencyMs?: number;
+  /**
+   * How long Slack's rate-limit minute lasts here (docs/integrations/slack.md#rate-limits). Default
+   * 60 000; a test that opens more channels than a tier allows shrinks it rather than turning limits off.
+   */
+  tierWindowMs?: number;
+  /**
+   * Turns the per-method tiers off; the text says why the test needs that (it is required, so that
+   * nobody switches limits off without saying so). `rateLimit()` keeps working.
+   */
+  tierLimitsOffBecause?: string;
 }
 
 export interface FakeChatCall {
@@ -62,6 +74,8 @@ export class FakeChatApi {
   private latencyMs: number;
   private readonly outageControl = new Outage();
   private readonly rateLimits = new FaultQueue<number>();
+  private readonly tiers: TierLimiter | undefined;
+  private readonly limitedAnswers = new Map<string, number>();
   private readonly failures = new FaultQueue<string>();
   private readonly lostAnswers = new FaultQueue<string>();
   private readonly hooks: HookRecorder;
@@ -73,6 +87,13 @@ export class FakeChatApi {
     this.botToken = options.botToken ?? 'xoxb-fake-bot-token';
     this.scopes = new Set(options.scopes ?? DEFAULT_BOT_SCOPES);
     this.latencyMs = options.latencyMs ?? 0;
+    if (options.tierLimitsOffBecause !== undefined && options.tierLimitsOffBecause.trim() === '') {
+      throw new Error('fake chat: tierLimitsOffBecause needs the reason the limits are off');
+    }
+    this.tiers =
+      options.tierLimitsOffBecause === undefined
+        ? new TierLimiter({ windowMs: options.tierWindowMs ?? SLACK_MINUTE_MS })
+        : undefined;
     const bot = { id: this.identity.botUserId, name: this.identity.botName, isBot: true };
     for (const user of [bot, ...(options.users ?? DEFAULT_CHAT_USERS)]) this.ws.users.set(user.id, user);
     for (const seed of options.channels ?? []) this.ws.addChannel(seed);
@@ -154,6 +175,17 @@ export class FakeChatApi {
 
   hookPostsTo(url: string): FakeHookPost[] {
     return this.hooks.postsTo(url);
+  }
+
+  /** How many HTTP 429 answers `method` got (tier limits and `rateLimit()` alike); all methods without one. */
+  rateLimitedCount(method?: string): number {
+    if (method !== undefined) return this.limitedAnswers.get(method) ?? 0;
+    return [...this.limitedAnswers.values()].reduce((sum, n) => sum + n, 0);
+  }
+
+  /** HTTP 429 answers by method. */
+  rateLimitedCounts(): Record<string, number> {
+    return Object.fromEntries(this.limitedAnswers);
   }
 
   // ---- state knobs --------------------------------------------------------------------------------
@@ -247,6 +279,12 @@ export class FakeChatApi {
     return true;
   }
 
+  /** Seconds until `method` fits its tier again; undefined when the call fits (or tiers are off). */
+  private tierRetryAfter(method: string, args: SlackArgs): number | undefined {
+    const wait = this.tiers?.admit(method, args) ?? 0;
+    return wait > 0 ? wait : undefined;
+  }
+
   private async handleApi(req: Request, method: string): Promise<Response> {
     if (this.latencyMs > 0) await sleep(this.latencyMs);
     const parsed = await readArgs(req);
@@ -269,8 +307,9 @@ export class FakeChatApi {
     if (!token) return answer(200, { ok: false, error: 'not_authed' });
     if (token !== this.botToken) return answer(200, { ok: false, error: 'invalid_auth' });
     if (this.tokenError) return answer(200, { ok: false, error: this.tokenError });
-    const retryAfter = this.rateLimits.take(method);
+    const retryAfter = this.rateLimits.take(method) ?? this.tierRetryAfter(method, args);
     if (retryAfter !== undefined) {
+      this.limitedAnswers.set(method, (this.limitedAnswers.get(method) ?? 0) + 1);
       return answer(429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(retryAfter) });
     }
     const injected = this.failures.take(method);
