@@ -164,6 +164,15 @@ describe('a storm', () => {
     ]);
     expect(Date.parse(storm.storm.calmed_at) - Date.parse(storm.storm.last_absorbed_at)).toBe(10 * 60_000);
     expect(await openStormIncidents()).toEqual([]);
+    // The storm's channel hears that it started and that it calmed.
+    const entries = await timeline(stormId);
+    for (const type of ['storm_started', 'storm_calmed']) {
+      const entry = entries.find((e) => e.type === type)!;
+      const [posted] = await s.runtime.sql<{ n: number }[]>`
+        select count(*)::int as n from outbox
+        where job_name = 'chat.post_timeline_entry' and payload->>'entry_id' = ${entry.id}`;
+      expect(posted!.n, type).toBe(1);
+    }
   });
 });
 

@@ -31,6 +31,10 @@ const incident = (over: Partial<ChatIncident> = {}): ChatIncident => ({
   commander_name: null,
   commander_slack_user_id: null,
   alert_count: 2,
+  storm_started_at: null,
+  storm_last_absorbed_at: null,
+  storm_absorbed_alerts: null,
+  storm_calmed_at: null,
   ...over,
 });
 

@@ -25,6 +25,8 @@ export const CHANNEL_ENTRY_TYPES: readonly TimelineEntryType[] = [
   'alert_linked',
   'alerts_all_resolved',
   'escalation_triggered',
+  'storm_started',
+  'storm_calmed',
 ];
 
 interface Person {
@@ -103,6 +105,17 @@ export function renderEntry(entry: Entry): ChatMessage {
       return { text: '🟢 All alerts of this incident are resolved. Resolve the incident once it is over.' };
     case 'escalation_triggered':
       return { text: escalationText(entry) };
+    case 'storm_started':
+      return {
+        text:
+          `🌩️ *Alert storm*: more than ${Number(data.threshold_incidents)} incidents opened within ` +
+          `${Number(data.window_minutes)} minutes. Alerts that would each open an incident join this one ` +
+          'until the storm calms; each is posted here.',
+      };
+    case 'storm_calmed':
+      return {
+        text: `🌤️ The storm has calmed (${Number(data.absorbed_alerts)} alerts joined it). New alerts open incidents again.`,
+      };
     default:
       return { text: `${entry.type.replace(/_/g, ' ')} (${actorOf(entry)}).` };
   }

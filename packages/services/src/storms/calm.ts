@@ -1,6 +1,7 @@
-import { type Queryable, storms, timeline } from '@firebreak/db';
+import { outbox, type Queryable, storms, timeline } from '@firebreak/db';
 import type { StormCalm } from '@firebreak/domain';
 import { intakeActor } from '../alerts/link';
+import { chatJobs } from '../incidents/chat-jobs';
 
 /**
  * Ends a storm that calmed (its incident resolved, or no alert joined it for `storm_calm_minutes`):
@@ -9,7 +10,7 @@ import { intakeActor } from '../alerts/link';
  */
 export async function calmStorm(tx: Queryable, calm: StormCalm, at: Date): Promise<void> {
   if (!(await storms.markStormCalmed(tx, calm.storm.id, calm.calmedAt))) return;
-  await timeline.insertTimelineEntry(tx, {
+  const entry = await timeline.insertTimelineEntry(tx, {
     incidentId: calm.storm.id,
     type: 'storm_calmed',
     actor: intakeActor,
@@ -20,4 +21,5 @@ export async function calmStorm(tx: Queryable, calm: StormCalm, at: Date): Promi
     },
     at,
   });
+  await outbox.insertOutboxRows(tx, [chatJobs.postEntry(calm.storm.id, entry.id)]);
 }

@@ -1,8 +1,10 @@
-import { type alerts, type incidents, type Queryable, storms, timeline } from '@firebreak/db';
+import { randomUUID } from 'node:crypto';
+import { type alerts, type incidents, outbox, type Queryable, storms, timeline } from '@firebreak/db';
 import { stormTitle } from '@firebreak/domain';
 import type { IncidentSeverity } from '@firebreak/schema';
 import { intakeActor, linkAlert } from '../alerts/link';
 import type { ServiceContext } from '../context';
+import { chatJobs } from '../incidents/chat-jobs';
 import { openIncident } from '../incidents/create';
 
 /**
@@ -34,9 +36,12 @@ export async function startStorm(
       escalationPolicyId: would.escalationPolicyId,
       // Started together with the opening's writes: these statements queue behind them, in order.
       completeOpening: async ({ id }) => {
+        // The channel hears that this is a storm (the entry's id is chosen here, so its post need not wait).
+        const startedEntryId = randomUUID();
         await Promise.all([
           storms.markStormStarted(tx, id, at),
           timeline.insertTimelineEntry(tx, {
+            id: startedEntryId,
             incidentId: id,
             type: 'storm_started',
             actor: intakeActor,
@@ -47,6 +52,7 @@ export async function startStorm(
             },
             at,
           }),
+          outbox.insertOutboxRows(tx, [chatJobs.postEntry(id, startedEntryId)]),
           linkAlert(tx, alert, id, { routingRuleId: would.routingRuleId, at }),
         ]);
       },
