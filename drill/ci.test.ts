@@ -28,7 +28,7 @@ describe('drills (short)', () => {
   }, 150_000);
 
   it('a short Redis outage under alert load loses nothing and catches up', async () => {
-    await passes(redisOutage, { outageSeconds: 8, ratePerSecond: 5 });
+    await passes(redisOutage, { outageSeconds: 8, ratePerSecond: 1.5 });
   }, 150_000);
 
   it('two replicas page every escalation step once', async () => {
