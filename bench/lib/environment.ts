@@ -18,8 +18,8 @@ export interface EnvironmentOptions {
   env?: Record<string, string>;
   /**
    * `bundle`: the production build under plain node (throughput numbers). `pnpm-start`: exactly what
-   * `pnpm start` runs (the same bundle, with source maps for stack traces), for its memory. `sources`:
-   * what `pnpm start:src` runs (tsx on the sources), for comparison.
+   * `pnpm start` runs (the same bundle), for its memory. `sources`: what `pnpm start:src` runs (tsx on
+   * the sources), for comparison.
    */
   command?: 'bundle' | 'pnpm-start' | 'sources';
 }
@@ -50,9 +50,7 @@ export async function startEnvironment(options: EnvironmentOptions = {}): Promis
   const port = await getFreePort();
   const [command, args] = fromSources
     ? [resolve(repoRoot, 'node_modules/.bin/tsx'), ['apps/server/src/main.ts']]
-    : options.command === 'pnpm-start'
-      ? ['node', ['--enable-source-maps', 'apps/server/dist/main.js']]
-      : ['node', ['apps/server/dist/main.js']];
+    : ['node', ['apps/server/dist/main.js']];
   const server: ChildProcess = spawn(command, args, {
     cwd: repoRoot,
     env: {

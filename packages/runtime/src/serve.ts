@@ -1,6 +1,8 @@
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@firebreak/logger';
-import { type ServerType, serve } from '@hono/node-server';
+import { createAdaptorServer } from '@hono/node-server';
+import { drainable } from './drain';
 
 /** Any Hono app, whatever its environment type. */
 export interface FetchApp {
@@ -10,7 +12,10 @@ export interface FetchApp {
 export interface RunningServer {
   url: string;
   port: number;
-  /** Stops accepting, lets in-flight requests finish (up to `graceMs`), then closes what is left. */
+  /**
+   * Stops listening, answers every request that reached it on a connection it accepted (up to
+   * `graceMs`), then closes what is left (drain.ts).
+   */
   close(graceMs?: number): Promise<void>;
 }
 
@@ -21,34 +26,22 @@ export function startServer(
   hostname = '0.0.0.0',
 ): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
-    let server: ServerType;
     try {
-      server = serve({ fetch: app.fetch, port, hostname }, (info: AddressInfo) => {
+      // Created without listening, so the drain sees every connection from the first one.
+      const server = createAdaptorServer({ fetch: app.fetch, hostname }) as Server;
+      const drain = drainable(server, logger);
+      server.once('error', reject);
+      server.listen(port, hostname, () => {
+        const info = server.address() as AddressInfo;
         const host = hostname === '0.0.0.0' ? 'localhost' : hostname;
         resolve({
           url: `http://${host}:${info.port}`,
           port: info.port,
-          close: (graceMs = 10_000) => closeServer(server, graceMs, logger),
+          close: (graceMs = 10_000) => drain.close(graceMs),
         });
       });
-      server.once('error', reject);
     } catch (error) {
       reject(error);
     }
-  });
-}
-
-function closeServer(server: ServerType, graceMs: number, logger: Logger): Promise<void> {
-  return new Promise((resolve) => {
-    const force = setTimeout(() => {
-      logger.warn({ grace_ms: graceMs }, 'closing connections still open after the grace period');
-      if ('closeAllConnections' in server) server.closeAllConnections();
-    }, graceMs);
-    server.close(() => {
-      clearTimeout(force);
-      resolve();
-    });
-    // Idle keep-alive connections would hold close() open; requests in flight are left to finish.
-    if ('closeIdleConnections' in server) server.closeIdleConnections();
   });
 }
