@@ -55,10 +55,8 @@ export const redisOutage: Drill<{ outageSeconds: number; ratePerSecond: number }
       ),
     );
     // Every channel of the drill counts against Slack's minute, those opened before the outage too.
-    const [{ incidents }] = await withSql(
-      databaseUrl,
-      (sql) => sql<{ incidents: number }[]>`
-      select count(*)::int as incidents from incidents`,
+    const incidents = await withSql(databaseUrl, (sql) =>
+      sql<{ n: number }[]>`select count(*)::int as n from incidents`.then((rows) => rows[0]!.n),
     );
     const limitMs = CATCH_UP_LIMIT_MS + slackPacingMs(incidents);
     // Give the outage's jobs twice their limit to show up, so that a slow one is measured, not missed.
