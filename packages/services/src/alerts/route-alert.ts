@@ -109,9 +109,12 @@ export async function routeAlert(
       source: 'alert',
       routingRuleId: rule.id,
       escalationPolicyId: would.escalationPolicyId,
+      // Both at once, behind the opening's own writes in the same round trip.
       completeOpening: async (opened) => {
-        if (group !== null) await incidents.setGroupKey(tx, opened.id, group);
-        await linkAlert(tx, alert, opened.id, { routingRuleId: rule.id, at });
+        await Promise.all([
+          group !== null ? incidents.setGroupKey(tx, opened.id, group) : undefined,
+          linkAlert(tx, alert, opened.id, { routingRuleId: rule.id, at }),
+        ]);
       },
     },
   );

@@ -28,8 +28,8 @@ export interface OpenIncidentOptions {
  * transaction as the alert): the row, its `incident_created` entry, the commander if one is named,
  * the outbox row that opens its chat channel and the start of its escalation.
  *
- * Two round trips whatever the opening holds: the number and policy are reserved first, then every
- * write goes at once, the incident's id chosen here (postgres.js pipelines a transaction's queries,
+ * Two round trips (three with subscribed outgoing webhooks, which need the finished incident's
+ * picture): the number and policy are reserved first, then every write goes at once, the incident's id chosen here (postgres.js pipelines a transaction's queries,
  * and PostgreSQL runs them in the order sent). The transaction does not NOTIFY the outbox relay (that
  * would make concurrent openings commit one at a time): the caller MUST call `announceIncident` after
  * its commit, which wakes the relay. An incident opening is what an outage is made of, so its cost is
