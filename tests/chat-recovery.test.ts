@@ -246,6 +246,67 @@ describe('chat recovery of pages', () => {
     expect(await pagedEntries(h.runtime)).toEqual([firstSteps.at(-1), secondSteps.at(-1)].sort());
   });
 
+  /** A later step of the incident paging `people` (as the next tier would), with no job of its own. */
+  async function laterStepPaging(
+    runtime: TestRuntime,
+    incidentId: string,
+    people: Array<{ id: string; name: string; slack_user_id: string | null }>,
+  ): Promise<string> {
+    const targets = people.map((p) => ({ id: p.id, name: p.name, slack_user_id: p.slack_user_id }));
+    const [step] = await runtime.sql<{ id: string }[]>`
+      insert into timeline_entries (incident_id, type, actor_type, actor_name, data)
+      select incident_id, type, actor_type, actor_name,
+             jsonb_set(data, '{targets}', ${runtime.sql.json(targets)}, false)
+      from timeline_entries
+      where incident_id = ${incidentId} and type = 'escalation_triggered' order by seq limit 1
+      returning id`;
+    return step!.id;
+  }
+
+  async function recoverEverything(h: ChatHarness): Promise<void> {
+    await relayEverything(h.worker, h.runtime);
+    await deleteRedisKeys(h.runtime.ctx.redisPrefix);
+    const chat = startRecoveringChat(h.runtime);
+    await waitFor(async () => (await chat.recoverLostWork()) === 0, {
+      what: 'nothing owed any more',
+      timeoutMs: 30_000,
+    });
+    await h.idle();
+  }
+
+  it('pages the first tier a later tier passed over, each person once', async () => {
+    const h = await harness();
+    const alice = await chatUser(h.runtime, 'Alice', 'U0ALICE01');
+    const bob = await chatUser(h.runtime, 'Bob', 'U0BOB0002');
+    await defaultPolicyPaging(h.runtime, [alice.id]);
+    const incident = await h.open('Both tiers missed');
+    await waitFor(async () => (await countOf(h.runtime, 'escalation entries')) === 1, { what: 'page' });
+    const [firstStep] = await missedStepsAfter(h.runtime, incident.id, 0);
+    // Nobody acknowledged the page chat never delivered, so the second tier (Bob) fired too.
+    const secondStep = await laterStepPaging(h.runtime, incident.id, [bob]);
+
+    await recoverEverything(h);
+    // Alice was passed over, not paged again: her only page is still owed, as is Bob's.
+    expect(h.fake.dms('U0ALICE01')).toHaveLength(1);
+    expect(h.fake.dms('U0BOB0002')).toHaveLength(1);
+    expect(await pagedEntries(h.runtime)).toEqual([firstStep, secondStep].sort());
+  });
+
+  it('sends no step that would page someone a later step paged again', async () => {
+    const h = await harness();
+    const alice = await chatUser(h.runtime, 'Alice', 'U0ALICE01');
+    const bob = await chatUser(h.runtime, 'Bob', 'U0BOB0002');
+    await defaultPolicyPaging(h.runtime, [alice.id, bob.id]);
+    const incident = await h.open('Alice on both tiers');
+    await waitFor(async () => (await countOf(h.runtime, 'escalation entries')) === 1, { what: 'page' });
+    const secondStep = await laterStepPaging(h.runtime, incident.id, [alice]);
+
+    await recoverEverything(h);
+    // The first step's job would page Alice a second time, late: the second step pages her, once.
+    expect(h.fake.dms('U0ALICE01')).toHaveLength(1);
+    expect((await pagedEntries(h.runtime)).filter((entry) => entry === secondStep)).toHaveLength(1);
+  });
+
   it('does not page again for a step chat gave up on', async () => {
     const h = await harness();
     const alice = await chatUser(h.runtime, 'Alice', 'U0ALICE01');

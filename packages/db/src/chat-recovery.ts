@@ -81,29 +81,38 @@ export async function listPendingChatWork(
       ) last
       where r.chat_channel_id is not null and (r.chat_card_ts is not null or ${gaveUp(['post_card'])})
       union all
-      -- Only the incident's latest step pages: an earlier one is stale (its targets were paged again, or
-      -- passed over). Neither a step older than the opening window (chat was off, or out longer than
-      -- the job's retries) nor one chat gave up on: a late burst of pages helps nobody.
+      -- A step pages the people it still owes a direct message, unless a later step of the incident
+      -- paged one of them again: that page is stale (a late burst of pages helps nobody). A person a later
+      -- tier passed over was paged by no later step, so their only page is still owed: the incident is
+      -- still triggered and they never heard of it. The step's job pages everyone it still owes, so a
+      -- step owing anyone a stale page is left out whole. Neither a step older than the opening window
+      -- (chat was off, or out longer than the job's retries) nor one chat gave up on is sent.
       select 'escalation_notice', r.id, step.id, step.created_at
       from recent r
+      join timeline_entries step on step.incident_id = r.id and step.type = 'escalation_triggered'
       cross join lateral (
-        select t.id, t.created_at, t.data from timeline_entries t
-        where t.incident_id = r.id and t.type = 'escalation_triggered'
-        order by t.seq desc limit 1
-      ) step
+        select array_agg(target ->> 'slack_user_id') as people
+        from jsonb_array_elements(
+          case when jsonb_typeof(step.data -> 'targets') = 'array' then step.data -> 'targets' else '[]'::jsonb end
+        ) target
+        where coalesce(target ->> 'slack_user_id', '') <> ''
+          -- A person whose notification rules leave chat out gets no direct message.
+          and coalesce(target ->> 'chat_page', '') <> 'false'
+          and not exists (
+            select 1 from chat_direct_messages d
+            where d.entry_id = step.id and d.slack_user_id = target ->> 'slack_user_id')
+      ) owed
       where r.status = 'triggered' and step.created_at > ${q.openingSince}
         and step.created_at <= ${q.quietSince}
+        and owed.people is not null
         and not ${gaveUp(['direct_message'], 'step')}
-        and exists (
-          select 1 from jsonb_array_elements(
-            case when jsonb_typeof(step.data -> 'targets') = 'array' then step.data -> 'targets' else '[]'::jsonb end
-          ) target
-          where coalesce(target ->> 'slack_user_id', '') <> ''
-            -- A person whose notification rules leave chat out gets no direct message.
-            and coalesce(target ->> 'chat_page', '') <> 'false'
-            and not exists (
-              select 1 from chat_direct_messages d
-              where d.entry_id = step.id and d.slack_user_id = target ->> 'slack_user_id'))
+        and not exists (
+          select 1 from timeline_entries later
+          cross join lateral jsonb_array_elements(
+            case when jsonb_typeof(later.data -> 'targets') = 'array' then later.data -> 'targets' else '[]'::jsonb end
+          ) again
+          where later.incident_id = r.id and later.type = 'escalation_triggered' and later.seq > step.seq
+            and again ->> 'slack_user_id' = any(owed.people))
       union all
       select 'mark_resolved', r.id, null::uuid, r.resolved_at
       from recent r
