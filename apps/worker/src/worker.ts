@@ -48,8 +48,8 @@ export async function startWorker(ctx: ServiceContext, options: WorkerOptions): 
   const queues = createJobQueues(ctx.redis, ctx.redisPrefix);
   registerQueueDepths(ctx.metrics, () => queues.depths());
   const blocking = createRedis(options.redis, 'blocking', ctx.failures);
-  // Fires steps at their deadlines from PostgreSQL alone; an `escalation.check` job (written when an
-  // escalation starts) only asks it to look now.
+  // Fires steps at their deadlines from PostgreSQL alone. An `escalation.check` job (escalations started
+  // by older versions wrote one) only asks it to look now.
   const reconciler = await startEscalationReconciler(ctx, intervalMs);
   const escalationWorker = createJobWorker(
     'escalation',

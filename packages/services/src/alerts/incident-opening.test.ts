@@ -72,7 +72,7 @@ describe('an alert that opens an incident', () => {
     await wakes.stop();
   });
 
-  it('writes the opening in order: timeline, then outbox rows channel → escalation → alert post', async () => {
+  it('writes the opening in order: timeline, then outbox rows channel → alert post, and the escalation due now', async () => {
     const [policy] = await t.ctx.sql<{ id: string }[]>`
       insert into escalation_policies (name) values ('Default') returning id`;
     await settings.putSetting(t.ctx.sql, settingKeys.defaultEscalationPolicy, policy!.id);
@@ -89,11 +89,8 @@ describe('an alert that opens an incident', () => {
 
     const jobs = await t.ctx.sql<{ job_name: string }[]>`
       select job_name from outbox where ordering_key = ${incidentId} order by id`;
-    expect(jobs.map((job) => job.job_name)).toEqual([
-      'chat.open_channel',
-      'escalation.check',
-      'chat.post_timeline_entry',
-    ]);
+    // No escalation job: the reconciler fires the due step when the opening's wake-up reaches it.
+    expect(jobs.map((job) => job.job_name)).toEqual(['chat.open_channel', 'chat.post_timeline_entry']);
     const [escalation] = await t.ctx.sql<{ policy_id: string }[]>`
       select policy_id from incident_escalations where incident_id = ${incidentId}`;
     expect(escalation!.policy_id).toBe(policy!.id);

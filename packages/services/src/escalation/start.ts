@@ -1,8 +1,10 @@
-import { escalations, outbox, type Queryable } from '@firebreak/db';
+import { escalations, type Queryable } from '@firebreak/db';
 
 /**
  * Starts an incident's escalation at once (tier 1 is notified at creation): the deadline row says "due
- * now", and an outbox row wakes a worker when the transaction commits.
+ * now". No job is needed to fire it: the reconciler listens for the wake-up every opening sends after
+ * its commit (`announceIncident`) and fires what is due, or at its next look within a second
+ * (docs/decisions.md#escalation-timers-under-load).
  */
 export async function startEscalation(
   tx: Queryable,
@@ -10,12 +12,5 @@ export async function startEscalation(
   policyId: string,
   at: Date,
 ): Promise<void> {
-  // Both at once: they go to PostgreSQL in one round trip (postgres.js pipelines a transaction's
-  // queries), in this order.
-  await Promise.all([
-    escalations.insertEscalation(tx, { incidentId, policyId, dueAt: at }),
-    outbox.insertOutboxRows(tx, [
-      { name: 'escalation.check', payload: { incident_id: incidentId }, orderingKey: incidentId },
-    ]),
-  ]);
+  await escalations.insertEscalation(tx, { incidentId, policyId, dueAt: at });
 }

@@ -149,7 +149,10 @@ describe('the end of a window', () => {
       incident_id: null,
       suppressed_by: null,
     });
-    expect(await pendingJobs()).toEqual(expect.arrayContaining(['chat.open_channel', 'escalation.check']));
+    expect(await pendingJobs()).toEqual(expect.arrayContaining(['chat.open_channel']));
+    const [escalation] = await t.ctx
+      .sql`select 1 from incident_escalations where incident_id = ${opened[0]!.id}`;
+    expect(escalation).toBeDefined();
     expect(releaseLines()).toEqual([
       expect.objectContaining({
         routed: 1,
