@@ -1,6 +1,6 @@
 import {
   type ChatIncident,
-  pageLinkUrl,
+  chatPageLinkUrl,
   readChatEntry,
   readChatIncident,
   readDirectMessagesSent,
@@ -55,8 +55,9 @@ async function sendDirectMessages(
   const done = await readDirectMessagesSent(jc.session, entryId);
   for (const [userId, personId] of people) {
     if (done.has(userId)) continue;
+    // Through the session: a page must not wait for a second pooled connection (chat-channel/page-link.ts).
     const ackUrl = personId
-      ? await pageLinkUrl(jc.ctx, { publicUrl: jc.publicUrl, incidentId: incident.id, userId: personId })
+      ? await chatPageLinkUrl(jc.session, { publicUrl: jc.publicUrl, userId: personId })
       : undefined;
     const message = pageText(incident, jc.publicUrl, incident.chat_channel_id, ackUrl);
     const record = { entryId, slackUserId: userId };

@@ -8,6 +8,7 @@ import {
   type RedisConfig,
 } from '@firebreak/queue';
 import { type ServiceContext, sendShiftNotice } from '@firebreak/services';
+import { chatConcurrency } from './concurrency';
 import { ChannelPendingError } from './errors';
 import { sendEscalationNotice } from './escalation-notice';
 import { postTimelineEntry } from './flush';
@@ -23,7 +24,10 @@ export interface ChatWorkerOptions {
   chat: Config['chat'];
   /** Links in chat messages point here (`PUBLIC_URL`). */
   publicUrl: string;
-  /** Jobs worked at once; each holds one database connection while it talks to the chat service. */
+  /**
+   * Jobs worked at once (8 by default); each holds one database connection while it talks to the chat
+   * service, so at most the pool's size less one (concurrency.ts).
+   */
   concurrency?: number;
   /** The reconciler of chat work a Redis restarted empty lost (tests shorten its wait). */
   recovery?: ChatRecoveryOptions;
@@ -58,6 +62,15 @@ export function startChatWorker(ctx: ServiceContext, options: ChatWorkerOptions)
     }
     await runChatJob(deps, job, incidentId, work);
   };
+  const requested = options.concurrency ?? 8;
+  const concurrency = chatConcurrency(requested, ctx.sql.options.max);
+  if (concurrency < requested) {
+    ctx.logger.info(
+      { requested, concurrency, db_max_open_conns: ctx.sql.options.max },
+      `chat worker runs ${concurrency} jobs at once, not ${requested}: each holds a database connection ` +
+        'and DB_MAX_OPEN_CONNS leaves one for the rest of the process',
+    );
+  }
   const blocking = createRedis(options.redis, 'blocking', ctx.failures);
   const worker = createJobWorker(
     'chat',
@@ -78,7 +91,7 @@ export function startChatWorker(ctx: ServiceContext, options: ChatWorkerOptions)
     {
       connection: blocking,
       prefix: ctx.redisPrefix,
-      concurrency: options.concurrency ?? 8,
+      concurrency,
       onFailed: (job, error) => logFailure(ctx, job, error),
     },
   );

@@ -1,4 +1,5 @@
 export * from './claim-event';
+export * from './page-link';
 export * from './reads';
 export * from './record-channel-opened';
 export * from './record-channel-state';

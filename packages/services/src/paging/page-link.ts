@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Queryable } from '@firebreak/db';
 import type { ServiceContext } from '../context';
 import { pagingKey } from './link-key';
 
@@ -26,8 +27,14 @@ const uuidBytes = (id: string) => Buffer.from(id.replace(/-/g, ''), 'hex');
 const uuidText = (bytes: Buffer) =>
   bytes.toString('hex').replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
 
-export async function signPageLink(ctx: ServiceContext, incidentId: string, userId: string): Promise<string> {
-  const key = await pagingKey(ctx.sql);
+/** `connection`: one of the pool's connections the caller holds, to read the key through (link-key.ts). */
+export async function signPageLink(
+  ctx: ServiceContext,
+  incidentId: string,
+  userId: string,
+  connection?: Queryable,
+): Promise<string> {
+  const key = await pagingKey(ctx.sql, connection);
   const expires = Math.floor((ctx.now().getTime() + PAGE_LINK_TTL_MS) / 1000);
   const body = Buffer.alloc(BODY_BYTES);
   uuidBytes(incidentId).copy(body, 0);
@@ -55,12 +62,14 @@ export async function verifyPageLink(
 
 /**
  * The one-click acknowledge link of a page to `userId` about `incidentId`, for the senders: e-mail,
- * SMS, push and the voice call all carry it. `publicUrl` is the installation's `PUBLIC_URL`.
+ * SMS, push, the voice call and chat all carry it. `publicUrl` is the installation's `PUBLIC_URL`;
+ * `connection` as for `signPageLink`.
  */
 export async function pageLinkUrl(
   ctx: ServiceContext,
   link: { publicUrl: string; incidentId: string; userId: string },
+  connection?: Queryable,
 ): Promise<string> {
-  const token = await signPageLink(ctx, link.incidentId, link.userId);
+  const token = await signPageLink(ctx, link.incidentId, link.userId, connection);
   return `${link.publicUrl.replace(/\/+$/, '')}${PAGE_LINK_PATH}${token}`;
 }
