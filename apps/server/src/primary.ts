@@ -69,6 +69,8 @@ export async function runPrimary(webRoot: string): Promise<void> {
       ai: runtime.config.ai,
       paging: config.paging,
       publicUrl,
+      // The chat worker below runs in this process with this configuration.
+      chatOff: !config.chat.botToken,
     });
     shutdown.add('worker', () => worker.stop());
     const chatWorker = startChatWorker(runtime.ctx, {

@@ -1,6 +1,7 @@
 import type { JobQueues } from '@firebreak/queue';
 import {
   RELAY_BATCH,
+  type RelayOptions,
   relayOutboxOnce,
   reportIfDatabaseUnavailable,
   type ServiceContext,
@@ -20,6 +21,7 @@ export async function startOutboxRelay(
   ctx: ServiceContext,
   queues: JobQueues,
   intervalMs = 1000,
+  options: RelayOptions = {},
 ): Promise<RunningRelay> {
   let running: Promise<number> | undefined;
   let again = false;
@@ -37,7 +39,7 @@ export async function startOutboxRelay(
         try {
           let moved: number;
           do {
-            moved = await relayOutboxOnce(ctx, queues);
+            moved = await relayOutboxOnce(ctx, queues, options);
             total += moved;
           } while (moved === RELAY_BATCH && !stopped);
           if (failing) ctx.logger.info('outbox relay: queue reachable again, relaying');

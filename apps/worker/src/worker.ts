@@ -29,6 +29,12 @@ export interface WorkerOptions {
   paging?: Config['paging'];
   /** `PUBLIC_URL`: the links in pages start with it. */
   publicUrl?: string;
+  /**
+   * True only where this process also runs the chat worker and chat is off (no bot token): chat jobs
+   * are then not relayed, as the chat worker would complete them doing nothing. A worker running alone
+   * cannot know the chat app's configuration and leaves this unset.
+   */
+  chatOff?: boolean;
 }
 
 export interface RunningWorker {
@@ -87,7 +93,9 @@ export async function startWorker(ctx: ServiceContext, options: WorkerOptions): 
     paging: options.paging ?? { email: undefined, twilio: undefined, push: undefined },
     publicUrl: options.publicUrl ?? 'http://localhost:8080',
   });
-  const relay = await startOutboxRelay(ctx, queues, intervalMs);
+  const relay = await startOutboxRelay(ctx, queues, intervalMs, {
+    unconsumedQueues: new Set(options.chatOff ? ['chat'] : []),
+  });
   const heartbeatReconciler = startHeartbeatReconciler(ctx, intervalMs);
   const shiftNotices = startShiftNoticeTimers(ctx, intervalMs);
   const maintenanceRelease = startMaintenanceRelease(ctx, intervalMs);

@@ -2,6 +2,14 @@ import { outbox } from '@firebreak/db';
 import { isJobName, type JobQueues, jobCatalog, type PendingJob } from '@firebreak/queue';
 import type { ServiceContext } from '../context';
 
+export interface RelayOptions {
+  /**
+   * Queues whose jobs would do nothing here: only a process that runs their consumer itself and knows
+   * it is off may say so (the embedded start without chat). Their rows are marked sent, not enqueued.
+   */
+  unconsumedQueues?: ReadonlySet<string>;
+}
+
 /** Rows moved per round; a full round is followed at once by another. */
 export const RELAY_BATCH = 500;
 
@@ -12,7 +20,11 @@ export const RELAY_BATCH = 500;
  * mark its rows (a crash, a lost connection) is harmless when repeated. While Redis is unreachable
  * the enqueue fails, the transaction rolls back and the rows wait. Returns how many rows it moved.
  */
-export async function relayOutboxOnce(ctx: ServiceContext, queues: JobQueues): Promise<number> {
+export async function relayOutboxOnce(
+  ctx: ServiceContext,
+  queues: JobQueues,
+  options: RelayOptions = {},
+): Promise<number> {
   return ctx.sql.begin(async (tx) => {
     if (!(await outbox.tryLockRelay(tx))) return 0;
     const rows = await outbox.listRowsToRelay(tx, RELAY_BATCH);
@@ -31,6 +43,9 @@ export async function relayOutboxOnce(ctx: ServiceContext, queues: JobQueues): P
         poisoned.push({ id: row.id, error: invalid.message });
         continue;
       }
+      // A queue nobody consumes (chat without a bot token, known to this process): its consumer would
+      // complete the job at once and do nothing, so the row is marked sent without the round trip.
+      if (options.unconsumedQueues?.has(jobCatalog[row.job_name].queue)) continue;
       jobs.push({
         name: row.job_name,
         payload: row.payload,
