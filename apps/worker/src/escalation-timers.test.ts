@@ -55,5 +55,10 @@ describe('escalation reconciler', () => {
       what: 'tier 2',
     });
     expect(await firedTiers(runtime, incident.id)).toEqual([1, 2]);
+    // At its deadline, not merely within the wait above: the step records how late it fired.
+    const [tier2] = await runtime.sql<{ late_ms: number }[]>`
+      select extract(epoch from fired_at - due_at) * 1000 as late_ms
+      from escalation_steps where incident_id = ${incident.id} and tier = 1`;
+    expect(Number(tier2!.late_ms)).toBeLessThanOrEqual(1000);
   });
 });

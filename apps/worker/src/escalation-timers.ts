@@ -1,9 +1,16 @@
 import {
-  findNextEscalationDeadline,
+  findEscalationDeadlines,
+  fireSeparately,
+  listOverdueEscalations,
   reportIfDatabaseUnavailable,
   runDueEscalations,
   type ServiceContext,
 } from '@firebreak/services';
+
+interface Deadlines {
+  due: Date | null;
+  upcoming: Date | null;
+}
 
 export interface RunningReconciler {
   /** Fires what is due now; resolves once a pass that began after the call has ended. */
@@ -15,6 +22,18 @@ export interface RunningReconciler {
 // progress) the pass skips them: look again soon, backing off up to the poll interval.
 const HELD_RETRY_MS = 25;
 
+// A step still due this long after its deadline was skipped, maybe pass after pass: a storm's intake
+// transactions hand its incident's row lock from one to the next, so skip-locked never finds it free.
+// It is then fired through the waiting path, off the pass, so the pass goes on firing the rest.
+const OVERDUE_GRACE_MS = 300;
+// How many such steps wait for their locks at once, each on a connection of its own.
+const MAX_WAITING = 4;
+// A step still overdue after the waiting path tried it failed to fire (it was logged): it is tried
+// again after this long, and meanwhile the ones behind it get their turn.
+const RETRY_FAILED_MS = 5000;
+// How many overdue steps one look reads, to find ones not waiting or resting after a failure.
+const OVERDUE_READ = 50;
+
 /**
  * Fires escalation steps on time (docs/architecture.md#timers-are-rows,
  * docs/decisions.md#escalation-timers-under-load). The deadlines are rows; after every pass the
@@ -22,7 +41,8 @@ const HELD_RETRY_MS = 25;
  * Whatever makes a deadline come sooner also writes an outbox row — starting an escalation writes its
  * `escalation.check` row, a step fired on another replica its chat notice — so the reconciler listens
  * for the relay's wake-up too and looks at once. It still looks every `pollMs`, in case a wake-up was
- * lost with its connection.
+ * lost with its connection. A pass skips held rows; one still due past OVERDUE_GRACE_MS is fired by
+ * `fireSeparately`, which waits for its locks, and the alarm never sleeps past the next deadline to come.
  */
 export async function startEscalationReconciler(
   ctx: ServiceContext,
@@ -34,26 +54,61 @@ export async function startEscalationReconciler(
   let stopped = false;
   let heldRetries = 0;
 
-  const setAlarm = (due: Date | null, fired: number) => {
+  const waiting = new Map<string, Promise<void>>();
+  const triedAt = new Map<string, number>();
+
+  const setAlarm = (deadlines: Deadlines, fired: number) => {
     clearTimeout(alarm);
     if (stopped) return;
-    let wait = due ? due.getTime() - ctx.now().getTime() : pollMs;
+    const now = ctx.now().getTime();
+    const { due, upcoming } = deadlines;
+    let wait = due ? due.getTime() - now : pollMs;
     if (wait <= 0 && fired === 0) wait = HELD_RETRY_MS * 2 ** heldRetries++;
     else heldRetries = 0;
+    // The earliest deadline may be held past its time; the next one must not wait for its backoff.
+    if (upcoming) wait = Math.min(wait, upcoming.getTime() - now);
     alarm = setTimeout(() => void runOnce(), Math.min(Math.max(wait, 0), pollMs));
+  };
+
+  // Fires overdue steps (held, or failing) through the waiting path, each once at a time.
+  const fireOverdue = async () => {
+    if (waiting.size >= MAX_WAITING) return;
+    const now = Date.now();
+    for (const [incidentId, at] of triedAt) if (now - at >= RETRY_FAILED_MS) triedAt.delete(incidentId);
+    for (const incidentId of await listOverdueEscalations(ctx, OVERDUE_GRACE_MS, OVERDUE_READ)) {
+      if (waiting.size >= MAX_WAITING || stopped) return;
+      if (waiting.has(incidentId) || triedAt.has(incidentId)) continue;
+      const attempt = fireSeparately(ctx, [incidentId]).then(
+        (fired) => {
+          // Its next deadline is new to the alarm. Nothing fired: it failed, or someone else fired it.
+          if (fired === 0) triedAt.set(incidentId, Date.now());
+          else if (!stopped) void runOnce();
+        },
+        (error: unknown) => {
+          reportIfDatabaseUnavailable(ctx, error);
+        },
+      );
+      waiting.set(
+        incidentId,
+        attempt.finally(() => waiting.delete(incidentId)),
+      );
+    }
   };
 
   const pass = async (): Promise<number> => {
     let fired = 0;
-    let due: Date | null = null;
+    let deadlines: Deadlines = { due: null, upcoming: null };
     try {
       // Most wake-ups find nothing due: one indexed read answers that.
-      due = await findNextEscalationDeadline(ctx);
-      while (due && due <= ctx.now()) {
+      deadlines = await findEscalationDeadlines(ctx);
+      while (deadlines.due && deadlines.due <= ctx.now()) {
         const firedNow = await runDueEscalations(ctx);
         fired += firedNow;
-        due = await findNextEscalationDeadline(ctx);
+        deadlines = await findEscalationDeadlines(ctx);
         if (firedNow === 0) break;
+      }
+      if (deadlines.due && deadlines.due.getTime() <= ctx.now().getTime() - OVERDUE_GRACE_MS) {
+        await fireOverdue();
       }
     } catch (error) {
       // A database outage would otherwise log a line every pass.
@@ -61,7 +116,7 @@ export async function startEscalationReconciler(
         ctx.logger.warn({ err: error }, 'escalation reconciler pass failed');
       }
     }
-    setAlarm(due, fired);
+    setAlarm(deadlines, fired);
     return fired;
   };
 
@@ -94,6 +149,7 @@ export async function startEscalationReconciler(
       await listener?.unlisten().catch(() => {});
       await queued;
       await current;
+      await Promise.all(waiting.values());
       clearTimeout(alarm);
     },
   };

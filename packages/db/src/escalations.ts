@@ -78,17 +78,19 @@ export interface DueEscalationRow extends EscalationRow {
  * `for share`: an acknowledgement (which updates the incident) then waits for the pass to commit, or the
  * pass sees it committed. Rows another transaction holds are skipped, not waited for: a second worker
  * takes the next ones, an acknowledgement in progress is left to finish, and since the pass never waits
- * it cannot deadlock with whoever locks incident then escalation.
+ * it cannot deadlock with whoever locks incident then escalation. `excluding`: escalations whose last
+ * firing failed, which are tried alone rather than made to fail a whole batch again.
  */
 export async function lockDueEscalations(
   sql: Queryable,
   now: Date,
   limit: number,
+  excluding: readonly string[] = [],
 ): Promise<DueEscalationRow[]> {
   return sql<DueEscalationRow[]>`
     select e.incident_id, e.policy_id, e.next_tier, e.round, e.next_due_at, e.stopped_reason, i.status
     from incident_escalations e join incidents i on i.id = e.incident_id
-    where e.next_due_at <= ${now}
+    where e.next_due_at <= ${now} and e.incident_id <> all(${excluding as string[]}::uuid[])
     order by e.next_due_at
     limit ${limit}
     for update of e skip locked
@@ -100,6 +102,21 @@ export async function nextEscalationDueAt(sql: Queryable): Promise<Date | null> 
   const [row] = await sql<{ due: Date | null }[]>`
     select min(next_due_at) as due from incident_escalations where next_due_at is not null`;
   return row?.due ?? null;
+}
+
+/**
+ * The earliest deadline of any running escalation and the earliest one after `now` (null: none). The
+ * first may be held by someone else and stay past for a while; the second is when the reconciler must
+ * look next regardless. Two index lookups in one statement.
+ */
+export async function escalationDeadlines(
+  sql: Queryable,
+  now: Date,
+): Promise<{ due: Date | null; upcoming: Date | null }> {
+  const [row] = await sql<{ due: Date | null; upcoming: Date | null }[]>`
+    select (select min(next_due_at) from incident_escalations where next_due_at is not null) as due,
+           (select min(next_due_at) from incident_escalations where next_due_at > ${now}) as upcoming`;
+  return { due: row?.due ?? null, upcoming: row?.upcoming ?? null };
 }
 
 /** Incidents whose next escalation deadline has passed, oldest deadline first. */

@@ -1,4 +1,6 @@
+export * from './fire-separately';
 export * from './fire-steps';
+export * from './list-overdue';
 export * from './next-deadline';
 export * from './run';
 export * from './start';

@@ -1,7 +1,12 @@
 import type { notificationRules, Queryable } from '@firebreak/db';
 import type { Logger } from '@firebreak/logger';
 import { effectiveRules } from '../paging/rules';
-import { type PagedStep, type PagedTarget, schedulePersonalPages } from '../paging/schedule-pages';
+import {
+  lockAckCodesOf,
+  type PagedStep,
+  type PagedTarget,
+  schedulePersonalPages,
+} from '../paging/schedule-pages';
 
 /**
  * `schedulePersonalPages` for a batch of steps, in the same order. Most people keep the default rules
@@ -23,10 +28,19 @@ export async function pageStepTargets(
     const rules = effectiveRules(rulesOf.get(userId) ?? []);
     return rules.length > 0 && rules.every((rule) => rule.method === 'chat');
   };
+  const sendsSms = (userId: string) =>
+    effectiveRules(rulesOf.get(userId) ?? []).some((rule) => rule.method === 'sms');
+  const simple = steps.map((step) => step.targets.every((t) => t.id === null || chatOnly(t.id)));
+  // Each step locks its people's SMS codes in id order, but steps go in deadline order: two batches
+  // paging Alice then Bob and Bob then Alice would deadlock. Everyone of the batch is locked first, in
+  // one order.
+  const texted = steps.flatMap((step, i) =>
+    simple[i] ? [] : step.targets.flatMap((t) => (t.id && sendsSms(t.id) ? [t.id] : [])),
+  );
+  await lockAckCodesOf(tx, texted);
   const paged: PagedTarget[][] = [];
-  for (const step of steps) {
-    const simple = step.targets.every((t) => t.id === null || chatOnly(t.id));
-    paged.push(simple ? [...step.targets] : await schedulePersonalPages(tx, step, logger));
+  for (const [i, step] of steps.entries()) {
+    paged.push(simple[i] ? [...step.targets] : await schedulePersonalPages(tx, step, logger));
   }
   return paged;
 }

@@ -1,73 +1,52 @@
-import { escalations, incidents, outbox } from '@firebreak/db';
+import { escalations, isDatabaseUnavailable, outbox } from '@firebreak/db';
 import type { ServiceContext } from '../context';
 import { wakeOutboxRelay } from '../outbox/wake-relay';
-import { type EscalationOutcome, type FiredStep, fireHeldSteps, idleOutcome } from './fire-steps';
+import { fireSeparately } from './fire-separately';
+import { fireHeldSteps } from './fire-steps';
+import { reportFired } from './report-fired';
+import { failingEscalations } from './step-failures';
 
 export type { EscalationOutcome } from './fire-steps';
+export { runEscalation } from './run-escalation';
 
 /** Escalations one reconciler transaction holds and fires (docs/decisions.md#escalation-timers-under-load). */
 export const ESCALATION_BATCH = 200;
 
 /**
- * Fires an incident's escalation step if — and only if — its deadline has passed and the incident is
- * still triggered (docs/architecture.md#timers-are-rows). Unlike the reconciler's pass it waits for the
- * incident's locks: incident first, then escalation, the same order an acknowledgement takes them, so
- * the two never deadlock. The step claim makes sure each step notifies once, however often this runs.
- */
-export async function runEscalation(ctx: ServiceContext, incidentId: string): Promise<EscalationOutcome> {
-  const result = await ctx.sql.begin(async (tx) => {
-    const now = ctx.now();
-    const incident = await incidents.lockIncidentStatus(tx, incidentId);
-    const row = await escalations.lockEscalation(tx, incidentId);
-    if (!incident || !row?.next_due_at) return { outcome: idleOutcome(row), fired: [] };
-    if (incident.status === 'triggered' && row.next_due_at > now)
-      return { outcome: idleOutcome(row), fired: [] };
-    const held = { ...row, next_due_at: row.next_due_at, status: incident.status };
-    const batch = await fireHeldSteps(ctx, tx, [held], now);
-    return { outcome: batch.outcomes.get(incidentId) ?? idleOutcome(), fired: batch.fired };
-  });
-  reportFired(ctx, result.fired);
-  return result.outcome;
-}
-
-/**
  * The reconciler's pass (and the clock-driven tests'): fires every escalation whose deadline has passed,
- * `batchSize` per transaction. Escalations another transaction holds are left for the next pass.
+ * `batchSize` per transaction. Escalations another transaction holds are left for the next pass. A
+ * batch that fails (short of a database outage) is fired again one escalation at a time, so one step
+ * that cannot fire holds back no other; the ones that failed alone are left out of later batches.
  * Returns how many steps it fired.
  */
 export async function runDueEscalations(ctx: ServiceContext, batchSize = ESCALATION_BATCH): Promise<number> {
   let fired = 0;
   for (;;) {
-    const batch = await ctx.sql.begin(async (tx) => {
-      const now = ctx.now();
-      const [held] = await Promise.all([
-        escalations.lockDueEscalations(tx, now, batchSize),
-        // A NOTIFY from inside would make this commit wait for PostgreSQL's one notification lock
-        // (migration 0021): the relay is woken after the commit instead.
-        outbox.deferRelayWake(tx),
-      ]);
-      return { held: held.length, ...(await fireHeldSteps(ctx, tx, held, now)) };
-    });
+    let heldIds: string[] = [];
+    let batch: Awaited<ReturnType<typeof fireHeldSteps>> & { held: number };
+    try {
+      batch = await ctx.sql.begin(async (tx) => {
+        const now = ctx.now();
+        const [held] = await Promise.all([
+          escalations.lockDueEscalations(tx, now, batchSize, failingEscalations(ctx)),
+          // A NOTIFY from inside would make this commit wait for PostgreSQL's one notification lock
+          // (migration 0021): the relay is woken after the commit instead.
+          outbox.deferRelayWake(tx),
+        ]);
+        heldIds = held.map((row) => row.incident_id);
+        return { held: held.length, ...(await fireHeldSteps(ctx, tx, held, now)) };
+      });
+    } catch (error) {
+      if (heldIds.length === 0 || isDatabaseUnavailable(error)) throw error;
+      // Rare once a step that failed alone is left out of batches: worth a line each time.
+      ctx.logger.warn({ err: error, escalations: heldIds.length }, 'escalation batch failed');
+      fired += await fireSeparately(ctx, heldIds);
+      if (heldIds.length < batchSize) return fired;
+      continue;
+    }
     if (batch.fired.length > 0) wakeOutboxRelay(ctx);
     reportFired(ctx, batch.fired);
     fired += batch.fired.length;
     if (batch.held < batchSize) return fired;
-  }
-}
-
-/** After the commit: the line the runbooks name, and the counter. */
-function reportFired(ctx: ServiceContext, fired: readonly FiredStep[]): void {
-  for (const step of fired) {
-    ctx.metrics.escalationsFired.inc();
-    ctx.logger.info(
-      {
-        incident_id: step.incidentId,
-        tier: step.tier,
-        round: step.round,
-        targets: step.targets.map((t) => t.id ?? t.name),
-        late_by_ms: step.lateMs,
-      },
-      'escalation_triggered',
-    );
   }
 }

@@ -78,8 +78,13 @@ export async function schedulePersonalPages(
  * SMS pages carry a code the person can text back ("ACK 4821"): one per person and incident, unique
  * among that person's open pages. A call carries none: it acknowledges on key 1, and a code nobody reads
  * out would only be one more guessable number. People are locked in id order, so two incidents paging the
- * same people at once wait for each other instead of deadlocking or picking the same code.
+ * same people at once wait for each other instead of deadlocking or picking the same code. A transaction
+ * paging several steps takes all its locks first with `lockAckCodesOf` (locking a person again is free).
  */
+export async function lockAckCodesOf(tx: Queryable, userIds: readonly string[]): Promise<void> {
+  for (const userId of [...new Set(userIds)].sort()) await pageDeliveries.lockCodesOf(tx, userId);
+}
+
 async function assignAckCodes(
   tx: Queryable,
   incidentId: string,
