@@ -38,9 +38,9 @@ const OVERDUE_READ = 50;
  * Fires escalation steps on time (docs/architecture.md#timers-are-rows,
  * docs/decisions.md#escalation-timers-under-load). The deadlines are rows; after every pass the
  * reconciler sets an alarm for the earliest one, so each step fires at its deadline without Redis.
- * Whatever makes a deadline come sooner also writes an outbox row — starting an escalation writes its
- * `escalation.check` row, a step fired on another replica its chat notice — so the reconciler listens
- * for the relay's wake-up too and looks at once. It still looks every `pollMs`, in case a wake-up was
+ * Whatever makes a deadline come sooner also wakes the relay — an opening that starts an escalation
+ * after its commit (`announceIncident`), a step fired on another replica through its chat notice's
+ * outbox row — so the reconciler listens for the relay's wake-up too and looks at once. It still looks every `pollMs`, in case a wake-up was
  * lost with its connection. A pass skips held rows; one still due past OVERDUE_GRACE_MS is fired by
  * `fireSeparately`, which waits for its locks, and the alarm never sleeps past the next deadline to come.
  */
