@@ -118,6 +118,46 @@ describe('an Alertmanager group', () => {
   });
 });
 
+describe('the same groupKey from two clusters', () => {
+  // Clusters deployed from one configuration send identical groupKeys: route and group labels only.
+  const groupKey = '{}:{namespace="kube-system"}';
+
+  async function keyedIntake(name: string): Promise<string> {
+    const res = await s.api('POST', '/api/v1/integrations', {
+      token: s.admin.token,
+      body: { name, type: 'alertmanager' },
+    });
+    expect(res.status).toBe(201);
+    return new URL((await bodyOf(res)).intake_url).pathname;
+  }
+  const postTo = async (path: string, body: JsonBody) => {
+    const res = await s.webhook(path, body);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body;
+  };
+
+  it('makes one incident per integration, and each cluster’s later alerts join its own', async () => {
+    const [east, west] = [await keyedIntake('cluster east'), await keyedIntake('cluster west')];
+    const first = await postTo(east, notification(groupKey, ['e1', 'e2']));
+    const second = await postTo(west, notification(groupKey, ['w1', 'w2']));
+    expect(first).toMatchObject({ incidents_created: 1 });
+    expect(second).toMatchObject({ incidents_created: 1 });
+    const [eastIncident] = incidentIdsOf(first);
+    const [westIncident] = incidentIdsOf(second);
+    expect(westIncident).not.toBe(eastIncident);
+    // The group still holds within each integration.
+    const later = await postTo(west, notification(groupKey, ['w3']));
+    expect(later).toMatchObject({ incidents_created: 0 });
+    expect(incidentIdsOf(later)).toEqual([westIncident]);
+    expect((await linkedAlerts(westIncident!)).map((a) => a.labels.instance).sort()).toEqual([
+      'w1',
+      'w2',
+      'w3',
+    ]);
+    expect((await linkedAlerts(eastIncident!)).map((a) => a.labels.instance).sort()).toEqual(['e1', 'e2']);
+  });
+});
+
 describe('routing rules and sender groups', () => {
   it('split_sender_groups: one incident per alert, as before', async () => {
     await createRule({ create_incident: true, split_sender_groups: true }, { split: 'yes' });

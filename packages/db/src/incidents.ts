@@ -67,6 +67,19 @@ export async function reserveIncidentOpening(
   return { number: row!.number, escalationPolicyId: row!.policy_id };
 }
 
+/**
+ * The escalation policy an opening with this rule policy would get, as a scalar subquery (a uuid or
+ * null), resolved as `reserveIncidentOpening` resolves it: the rule's (or its integration's) policy,
+ * else the installation default; a disabled or missing policy gives none. Storm mode scopes storms by it.
+ */
+export function openingPolicySql(sql: Queryable, rulePolicyId: string | null) {
+  return sql`(select p.id from escalation_policies p
+              where p.enabled
+                and p.id = coalesce(${rulePolicyId}::uuid,
+                                    (select (s.value #>> '{}')::uuid from settings s
+                                     where s.key = ${settingKeys.defaultEscalationPolicy})))`;
+}
+
 /** The number comes from `reserveIncidentOpening`, hence `overriding system value`. */
 export async function insertIncident(sql: Queryable, incident: InsertIncident): Promise<IncidentRow> {
   const [row] = await sql<IncidentRow[]>`

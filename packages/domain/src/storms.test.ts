@@ -19,6 +19,7 @@ const check = (overrides: Partial<StormCheck> = {}): StormCheck => ({
   thresholdIncidents: 10,
   windowMinutes: 5,
   calmMinutes: 10,
+  scope: 'none',
   recentIncidents: 0,
   storm: null,
   ...overrides,
@@ -71,17 +72,30 @@ describe('sender groups', () => {
   const annotations = { group_key: '{}/{team="db"}:{alertname="PostgresReplicaLag"}' };
   const labels = { zone: 'a' };
 
+  const integration = 'alertmanager';
+
   it('stores a bounded key for any groupKey, and none without one', () => {
-    expect(senderGroupKey(annotations)).toMatch(/^sender:[0-9a-f]{64}$/);
-    expect(senderGroupKey({ group_key: 'x'.repeat(100_000) })).toHaveLength(71);
-    expect(senderGroupKey({})).toBeNull();
-    expect(senderGroupKey({ group_key: '' })).toBeNull();
-    expect(senderGroupKey({ group_key: 42 })).toBeNull();
+    expect(senderGroupKey(integration, annotations)).toMatch(/^sender:[0-9a-f]{64}$/);
+    expect(senderGroupKey(integration, { group_key: 'x'.repeat(100_000) })).toHaveLength(71);
+    expect(senderGroupKey(integration, {})).toBeNull();
+    expect(senderGroupKey(integration, { group_key: '' })).toBeNull();
+    expect(senderGroupKey(integration, { group_key: 42 })).toBeNull();
+  });
+
+  it('keeps the same groupKey of two integrations apart', () => {
+    const a = senderGroupKey('6f1c0c9e-0000-4000-8000-00000000000a', annotations);
+    const b = senderGroupKey('6f1c0c9e-0000-4000-8000-00000000000b', annotations);
+    expect(a).not.toBe(b);
+    expect(senderGroupKey('6f1c0c9e-0000-4000-8000-00000000000a', annotations)).toBe(a);
+    // The pair is hashed, not its concatenation.
+    expect(senderGroupKey('ab', { group_key: 'c' })).not.toBe(senderGroupKey('a', { group_key: 'bc' }));
   });
 
   it('lets a rule’s group_by win, and split_sender_groups turn sender groups off', () => {
-    expect(incidentGroupKey({ group_by: ['zone'] }, { labels, annotations })).toBe('["a"]');
-    expect(incidentGroupKey({ split_sender_groups: true }, { labels, annotations })).toBeNull();
-    expect(incidentGroupKey({}, { labels, annotations })).toBe(senderGroupKey(annotations));
+    const alert = { integration, labels, annotations };
+    expect(incidentGroupKey({ group_by: ['zone'] }, alert)).toBe('["a"]');
+    expect(incidentGroupKey({ group_by: ['zone'] }, { ...alert, integration: 'other' })).toBe('["a"]');
+    expect(incidentGroupKey({ split_sender_groups: true }, alert)).toBeNull();
+    expect(incidentGroupKey({}, alert)).toBe(senderGroupKey(integration, annotations));
   });
 });

@@ -1,17 +1,27 @@
 import { type IncidentSeverity, incidentSeverities } from '@firebreak/schema';
 
 /**
- * Storm mode's rules (docs/api.md#storm-mode): when more incidents opened from alerts within the window
- * than the threshold, the next would-be incident joins one storm incident instead, until the storm calms.
+ * Storm mode's rules (docs/api.md#storm-mode), per escalation policy: when more incidents that page one
+ * policy opened from alerts within the window than the threshold, the next would-be incident paging
+ * that policy joins the policy's storm incident instead, until the storm calms. Other policies' teams
+ * are paged as usual.
  */
 
-/** What the storm check read in one query: the settings, the recent openings and the current storm. */
+/**
+ * What the storm check read in one query, in the scope of the policy the would-be incident pages: the
+ * settings, the scope's recent openings and its current storm.
+ */
 export interface StormCheck {
   enabled: boolean;
   thresholdIncidents: number;
   windowMinutes: number;
   calmMinutes: number;
-  /** Incidents alerts opened within the window, the storm incident not counted (counted up to the threshold). */
+  /** The scope: `policy:<id>` of the policy the would-be incident pages, or `none`. */
+  scope: string;
+  /**
+   * Incidents alerts opened within the window that page the scope's policy (none: that page nobody),
+   * the storm incident not counted (counted up to the threshold).
+   */
   recentIncidents: number;
   storm: OpenStorm | null;
 }

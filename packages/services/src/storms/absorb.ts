@@ -7,9 +7,10 @@ import { queueWebhookEvent } from '../outgoing-webhooks/queue-event';
 
 /**
  * Links an alert that would have opened an incident to the storm incident instead (its row is locked
- * by the storm check): the usual `alert_linked` entry, the count, and the severity raised to the
- * alert's when that is higher, with a `severity_changed` entry. Raising does not page again: the storm
- * was paged once, and its escalation is already running or was acknowledged.
+ * by the storm check): the usual `alert_linked` entry, the count, `all_alerts_resolved` cleared (a firing
+ * alert joined, as when an alert joins a group), and the severity raised to the alert's when that is
+ * higher, with a `severity_changed` entry. Raising does not page again: the storm was paged once, and
+ * its escalation is already running or was acknowledged.
  */
 export async function absorbIntoStorm(
   tx: Queryable,

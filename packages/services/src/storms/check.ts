@@ -2,18 +2,20 @@ import { type Queryable, storms } from '@firebreak/db';
 import type { StormCheck } from '@firebreak/domain';
 
 /**
- * The storm check in the domain's terms. Storm decisions are made one at a time under a lock, but
- * only when one may be due: with no storm open and fewer openings in the window than the threshold
+ * The storm check in the domain's terms, in the scope of the escalation policy the would-be incident
+ * pages (`rulePolicyId`: its rule's, else its integration's, before the installation default). A
+ * scope's storm decisions are made one at a time under a lock of that scope, but only when one may be
+ * due: with no storm open in the scope and fewer of its openings in the window than the threshold
  * (every opening outside a storm), the unlocked read decides and openings do not wait for each other —
  * a lock held to the commit would make every incident opening of the installation commit one at a
  * time. The price: openings that arrive at the very same moment as the threshold is crossed may each
  * open their incident before the first storm decision, so a burst can overshoot the threshold by up to
  * the number of requests in flight (docs/decisions.md#alert-storms).
  */
-export async function checkStorm(tx: Queryable, at: Date): Promise<StormCheck> {
-  const peek = fromRow(await storms.readStormCheck(tx, at, { locked: false }));
+export async function checkStorm(tx: Queryable, rulePolicyId: string | null, at: Date): Promise<StormCheck> {
+  const peek = fromRow(await storms.readStormCheck(tx, at, { rulePolicyId, locked: false }));
   if (!peek.enabled || (peek.storm === null && peek.recentIncidents < peek.thresholdIncidents)) return peek;
-  return fromRow(await storms.readStormCheck(tx, at, { locked: true }));
+  return fromRow(await storms.readStormCheck(tx, at, { rulePolicyId, locked: true }));
 }
 
 function fromRow(row: storms.StormCheckRow): StormCheck {
@@ -22,6 +24,7 @@ function fromRow(row: storms.StormCheckRow): StormCheck {
     thresholdIncidents: row.threshold_incidents,
     windowMinutes: row.window_minutes,
     calmMinutes: row.calm_minutes,
+    scope: row.scope,
     recentIncidents: row.recent_incidents,
     storm:
       row.storm_id === null

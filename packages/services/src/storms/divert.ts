@@ -11,6 +11,7 @@ import { startStorm } from './start';
 export interface WouldOpen {
   severity: IncidentSeverity;
   routingRuleId: string;
+  /** The rule's policy, else its integration's; the installation default is resolved after. */
   escalationPolicyId: string | null;
 }
 
@@ -20,9 +21,9 @@ export type Diverted =
 
 /**
  * Called when an alert is about to open an incident (never for one that joins a group or an open
- * incident, nor for manual incidents): one storm check, then either nothing (null: open the incident
- * as usual), the alert absorbed into the raging storm, or a new storm incident (docs/api.md#storm-mode).
- * A storm found calm is closed on the way.
+ * incident, nor for manual incidents): one storm check in the scope of the policy it would page, then
+ * either nothing (null: open the incident as usual), the alert absorbed into that scope's raging storm,
+ * or a new storm incident of the scope (docs/api.md#storm-mode). A storm found calm is closed on the way.
  */
 export async function divertToStorm(
   tx: Queryable,
@@ -31,7 +32,7 @@ export async function divertToStorm(
   would: WouldOpen,
   at: Date,
 ): Promise<Diverted | null> {
-  const check = await checkStorm(tx, at);
+  const check = await checkStorm(tx, would.escalationPolicyId, at);
   const decision = decideStorm(check, at);
   if (decision.kind === 'absorb') {
     await absorbIntoStorm(tx, decision.storm, alert, would, at);
@@ -39,6 +40,10 @@ export async function divertToStorm(
   }
   if (decision.calm) await calmStorm(tx, decision.calm, at);
   if (decision.kind === 'open') return null;
-  const why = { thresholdIncidents: check.thresholdIncidents, windowMinutes: check.windowMinutes };
+  const why = {
+    scope: check.scope,
+    thresholdIncidents: check.thresholdIncidents,
+    windowMinutes: check.windowMinutes,
+  };
   return { kind: 'storm_started', incident: await startStorm(tx, ctx, alert, would, why, at) };
 }

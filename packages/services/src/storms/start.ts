@@ -8,15 +8,16 @@ import { chatJobs } from '../incidents/chat-jobs';
 import { openIncident } from '../incidents/create';
 
 /**
- * Opens the storm incident with its first absorbed alert: one incident, so one chat channel and one
- * page, through the escalation policy that alert's own incident would have been paged through.
+ * Opens the storm incident of a scope with its first absorbed alert: one incident, so one chat channel
+ * and one page, through the escalation policy that alert's own incident would have been paged through —
+ * the scope's policy, since the scope is that policy.
  */
 export async function startStorm(
   tx: Queryable,
   ctx: ServiceContext,
   alert: alerts.AlertRow,
   would: { severity: IncidentSeverity; routingRuleId: string; escalationPolicyId: string | null },
-  why: { thresholdIncidents: number; windowMinutes: number },
+  why: { scope: string; thresholdIncidents: number; windowMinutes: number },
   at: Date,
 ): Promise<incidents.IncidentRow> {
   return openIncident(
@@ -39,7 +40,7 @@ export async function startStorm(
         // The channel hears that this is a storm (the entry's id is chosen here, so its post need not wait).
         const startedEntryId = randomUUID();
         await Promise.all([
-          storms.markStormStarted(tx, id, at),
+          storms.markStormStarted(tx, id, why.scope, at),
           timeline.insertTimelineEntry(tx, {
             id: startedEntryId,
             incidentId: id,

@@ -5,8 +5,9 @@ import { ErrorMessage } from '../../components/ErrorMessage';
 import { api, type StormSettings } from '../../lib/api';
 
 /**
- * Storm mode (docs/api.md#storm-mode): beyond a number of incidents from alerts within a few minutes,
- * further alerts that would open incidents join one storm incident until it calms. The switch saves at
+ * Storm mode (docs/api.md#storm-mode): beyond a number of incidents from alerts paging one escalation
+ * policy within a few minutes, further alerts that would page it join that policy's storm incident
+ * until it calms. The switch saves at
  * once; the three numbers are saved together, and the server's message is shown for a refused one.
  */
 export function StormSection({ settings, admin }: { settings: SettingsView; admin: boolean }) {
@@ -46,9 +47,10 @@ export function StormSection({ settings, admin }: { settings: SettingsView; admi
     <section className="card stack" aria-labelledby="storm-heading">
       <h2 id="storm-heading">Alert storms</h2>
       <p className="subtle small" style={{ margin: 0 }}>
-        When more incidents than the threshold opened from alerts within the window, further alerts that would
-        open incidents are linked to one storm incident instead (one channel, one page) until no alert joined
-        it for the calm time, or it is resolved. Manual incidents are never taken in.
+        When more incidents than the threshold paging one escalation policy opened from alerts within the
+        window, further alerts that would page that policy are linked to its storm incident instead (one
+        channel, one page) until no alert joined it for the calm time, or it is resolved. Other policies'
+        teams are paged as usual. Manual incidents are never taken in.
       </p>
       <label>
         <input
