@@ -59,11 +59,7 @@ export async function reserveIncidentOpening(
 ): Promise<{ number: number; escalationPolicyId: string | null }> {
   const [row] = await sql<{ number: number; policy_id: string | null }[]>`
     select nextval(pg_get_serial_sequence('incidents', 'number'))::int as number,
-           (select p.id from escalation_policies p
-            where p.enabled
-              and p.id = coalesce(${rulePolicyId}::uuid,
-                                  (select (s.value #>> '{}')::uuid from settings s
-                                   where s.key = ${settingKeys.defaultEscalationPolicy}))) as policy_id`;
+           ${openingPolicySql(sql, rulePolicyId)} as policy_id`;
   return { number: row!.number, escalationPolicyId: row!.policy_id };
 }
 
