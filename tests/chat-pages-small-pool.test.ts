@@ -87,8 +87,13 @@ describe('pages with every pooled connection taken', () => {
     const dms = fake.dms('U0ALICE01');
     expect(dms).toHaveLength(INCIDENTS);
     for (const dm of dms) expect(dm.text).toMatch(/<[^|>]+\/api\/v1\/page\/[^|>]+\|Acknowledge>/);
-    const [{ n } = { n: -1 }] = await runtime.sql<{ n: number }[]>`
-      select count(*)::int as n from chat_direct_messages where message_ts is not null`;
-    expect(n).toBe(INCIDENTS);
+    // Each job records its message after the chat service answered it: the last may still be on its way.
+    const recorded = async () => {
+      const [{ n } = { n: -1 }] = await runtime.sql<{ n: number }[]>`
+        select count(*)::int as n from chat_direct_messages where message_ts is not null`;
+      return n;
+    };
+    await waitFor(async () => (await recorded()) === INCIDENTS, { what: 'every page recorded' });
+    expect(await recorded()).toBe(INCIDENTS);
   }, 60_000);
 });

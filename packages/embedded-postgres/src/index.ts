@@ -130,7 +130,7 @@ export async function createEmbeddedPostgres(options: EmbeddedPostgresOptions): 
           '',
           ...(options.flags ?? []),
         ],
-        spawnOptions,
+        { ...spawnOptions, ownProcessGroup: true },
       );
       server = child;
       try {

@@ -10,10 +10,20 @@ import type { ServerUser } from './server-user';
 export function run(
   program: string,
   args: string[],
-  options: { user: ServerUser | undefined; cwd: string; onLog: (message: string) => void },
+  options: {
+    user: ServerUser | undefined;
+    cwd: string;
+    onLog: (message: string) => void;
+    /**
+     * A process group of its own: Ctrl-C at the terminal signals the whole foreground group, and the
+     * server must not stop before the app using it has drained its requests; the app stops it last.
+     */
+    ownProcessGroup?: boolean;
+  },
 ): ChildProcess {
   const child = spawn(program, args, {
     cwd: options.cwd,
+    detached: options.ownProcessGroup ?? false,
     env: { ...process.env, LC_MESSAGES: 'C' },
     stdio: ['ignore', 'pipe', 'pipe'],
     ...(options.user ? { uid: options.user.uid, gid: options.user.gid } : {}),
