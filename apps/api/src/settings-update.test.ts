@@ -71,3 +71,36 @@ describe('PATCH /api/v1/settings with both fields', () => {
     expect(await current()).toEqual(before);
   });
 });
+
+describe('PATCH /api/v1/settings: what happens around an incident', () => {
+  const followup = async () => {
+    const view = await bodyOf(await api('GET', '/api/v1/settings', { token: admin.token }));
+    return {
+      postmortem_auto_draft_min_minutes: view.postmortem_auto_draft_min_minutes,
+      chat_timeline_sync: view.chat_timeline_sync,
+    };
+  };
+
+  it('starts at a draft after every resolution and no chat copy, and keeps null as "never"', async () => {
+    expect(await followup()).toEqual({ postmortem_auto_draft_min_minutes: 0, chat_timeline_sync: false });
+
+    expect((await patch({ postmortem_auto_draft_min_minutes: 30, chat_timeline_sync: true })).status).toBe(
+      200,
+    );
+    expect(await followup()).toEqual({ postmortem_auto_draft_min_minutes: 30, chat_timeline_sync: true });
+
+    expect((await patch({ postmortem_auto_draft_min_minutes: null })).status).toBe(200);
+    expect(await followup()).toEqual({ postmortem_auto_draft_min_minutes: null, chat_timeline_sync: true });
+  });
+
+  it('refuses minutes that are negative, fractional or beyond a week, and writes nothing', async () => {
+    const before = await followup();
+    for (const minutes of [-1, 2.5, 10_081, '30']) {
+      const res = await patch({ postmortem_auto_draft_min_minutes: minutes, chat_timeline_sync: false });
+      expect(res.status, `minutes ${minutes}`).toBe(400);
+      const body = await bodyOf(res);
+      expect(body.error.details[0].path).toBe('postmortem_auto_draft_min_minutes');
+    }
+    expect(await followup()).toEqual(before);
+  });
+});

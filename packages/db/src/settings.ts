@@ -15,6 +15,10 @@ export const settingKeys = {
   chatAllowUnmatchedUsers: 'chat_allow_unmatched_users',
   /** The id of the admin the first start created: the only password login left with PASSWORD_LOGIN=false. */
   breakGlassUserId: 'break_glass_user_id',
+  /** Minutes an incident must have lasted for its resolution to queue a post-mortem draft (null: never). */
+  postmortemAutoDraftMinMinutes: 'postmortem_auto_draft_min_minutes',
+  /** True copies people's messages in incident channels into the timeline as `chat_message` entries. */
+  chatTimelineSync: 'chat_timeline_sync',
 } as const;
 
 export async function getSetting<T>(sql: Queryable, key: string): Promise<T | undefined> {

@@ -16,7 +16,7 @@ export const AiJobStatus = z.enum(['pending', 'done', 'failed']);
 
 export const AiJob = z.object({
   id: z.uuid(),
-  kind: z.enum(['summary', 'postmortem', 'handoff_digest']),
+  kind: z.enum(['summary', 'postmortem', 'handoff_digest', 'chat_answer']),
   incident_id: z.uuid().nullable(),
   status: AiJobStatus,
   error: z.string().nullable(),
@@ -36,10 +36,4 @@ export const HandoffDigest = z.object({
 });
 export type HandoffDigest = z.infer<typeof HandoffDigest>;
 
-export const Postmortem = z.object({
-  status: AiJobStatus,
-  content: z.string().nullable(),
-  generated_at: z.string().nullable(),
-  error: z.string().nullable(),
-});
-export type Postmortem = z.infer<typeof Postmortem>;
+/** The post-mortem document and its AI draft: postmortems.ts. */

@@ -17,6 +17,7 @@ export const AuditEntityType = z.enum([
   'calendar_feed',
   'contact_method',
   'notification_rules',
+  'postmortem_template',
 ]);
 export type AuditEntityType = z.infer<typeof AuditEntityType>;
 

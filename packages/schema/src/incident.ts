@@ -65,6 +65,13 @@ export const AddNoteInput = z.object({
 });
 export type AddNoteInput = z.infer<typeof AddNoteInput>;
 
+/** `POST /api/v1/incidents/{id}/escalate` (docs/api.md#manual-escalation); `{}` pages the next tier. */
+export const EscalateInput = z.strictObject({
+  /** The tier (1-based) the caller saw as next (`next_tier`): a tier paged meanwhile answers 409. */
+  expected_tier: z.number().int().min(1).optional(),
+});
+export type EscalateInput = z.infer<typeof EscalateInput>;
+
 export const PersonRef = z.object({ id: z.uuid(), name: z.string(), email: z.string() });
 
 /**
@@ -95,6 +102,8 @@ export const Incident = z.object({
   commander: PersonRef.nullable(),
   chat_channel: z.object({ id: z.string(), name: z.string() }).nullable(),
   escalation_policy_id: z.uuid().nullable(),
+  /** The tier a manual escalation pages now (1-based), null when none is left (docs/api.md#manual-escalation). */
+  next_tier: z.number().int().min(1).nullable().optional(),
   alert_count: z.number().int(),
   all_alerts_resolved: z.boolean(),
   mttr_seconds: z.number().int().nullable(),
@@ -127,9 +136,11 @@ export const timelineEntryTypes = [
   'chat_failed',
   'alerts_all_resolved',
   'postmortem_drafted',
+  'postmortem_status_changed',
   'handoff_digest',
   'storm_started',
   'storm_calmed',
+  'chat_message',
 ] as const;
 export const TimelineEntryType = z.enum(timelineEntryTypes);
 export type TimelineEntryType = z.infer<typeof TimelineEntryType>;

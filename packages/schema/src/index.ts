@@ -1,5 +1,6 @@
 export * from './ai';
 export * from './alert';
+export * from './analytics';
 export * from './audit-log';
 export * from './auth';
 export * from './errors';
@@ -17,6 +18,7 @@ export * from './outgoing-webhooks';
 export * from './page';
 export * from './pagerduty-import';
 export * from './paging';
+export * from './postmortems';
 export * from './routing';
 export * from './schedule-overrides';
 export * from './settings';

@@ -62,6 +62,12 @@ export const jobCatalog = {
     payload: z.object({ notice_id: z.uuid() }),
     ...chatRetries,
   }),
+  /** Post the answer to a question asked of the bot (`chat_questions` row) in the question's thread. */
+  'chat.answer_question': spec({
+    queue: 'chat',
+    payload: z.object({ question_id: z.uuid() }),
+    ...chatRetries,
+  }),
   /** Wake-up call: an incident's escalation may be due. The deadline itself lives in PostgreSQL. */
   'escalation.check': spec({
     queue: 'escalation',
@@ -78,6 +84,13 @@ export const jobCatalog = {
   }),
   /** Draft (or redraft) a resolved incident's post-mortem. */
   'ai.postmortem': spec({
+    queue: 'ai',
+    payload: z.object({ request_id: z.uuid() }),
+    attempts: 3,
+    backoffMs: 5000,
+  }),
+  /** Answer a question asked of the bot in an incident channel, from that incident's record. */
+  'ai.chat_answer': spec({
     queue: 'ai',
     payload: z.object({ request_id: z.uuid() }),
     attempts: 3,

@@ -60,6 +60,17 @@ export const stormSettingDefaults = {
   storm_calm_minutes: 10,
 } as const;
 
+/**
+ * What happens around an incident when nothing was stored: a draft after every resolution (the
+ * historic behaviour) and chat messages kept out of the timeline until a team opts in.
+ */
+export const followupSettingDefaults = {
+  postmortem_auto_draft_min_minutes: 0 as number | null,
+  chat_timeline_sync: false,
+};
+
+export const followupSettingLimits = { postmortem_auto_draft_max_minutes: 10_080 } as const;
+
 /** Bounds of the storm settings: a day is the longest window or calm that still reads as "a storm". */
 export const stormSettingLimits = {
   storm_threshold_incidents: { min: 1, max: 10_000 },
@@ -94,6 +105,13 @@ export const SettingsView = z.object({
   storm_window_minutes: z.number().int(),
   /** A storm ends when no alert joined it for this long, or when its incident is resolved. */
   storm_calm_minutes: z.number().int(),
+  /**
+   * A post-mortem is drafted by AI when an incident that lasted at least this many minutes is resolved
+   * (0: every resolved incident; null: never automatically).
+   */
+  postmortem_auto_draft_min_minutes: z.number().int().nullable(),
+  /** Messages people post in an incident channel become `chat_message` timeline entries. */
+  chat_timeline_sync: z.boolean(),
 });
 export type SettingsView = z.infer<typeof SettingsView>;
 
@@ -112,9 +130,19 @@ export const UpdateSettingsInput = z
     storm_threshold_incidents: stormNumber(stormSettingLimits.storm_threshold_incidents).optional(),
     storm_window_minutes: stormNumber(stormSettingLimits.storm_window_minutes).optional(),
     storm_calm_minutes: stormNumber(stormSettingLimits.storm_calm_minutes).optional(),
+    postmortem_auto_draft_min_minutes: z
+      .number({ error: 'must be a whole number of minutes, or null for never' })
+      .int({ error: 'must be a whole number of minutes' })
+      .min(0, { error: 'must be at least 0' })
+      .max(followupSettingLimits.postmortem_auto_draft_max_minutes, {
+        error: `must be at most ${followupSettingLimits.postmortem_auto_draft_max_minutes} (a week)`,
+      })
+      .nullable()
+      .optional(),
+    chat_timeline_sync: z.boolean().optional(),
   })
   .refine((input) => Object.values(input).some((value) => value !== undefined), {
     message:
-      'give at least one of default_escalation_policy_id, fixed_webhooks_enabled, chat_user_default_role, chat_allow_unmatched_users, storm_mode_enabled, storm_threshold_incidents, storm_window_minutes, storm_calm_minutes',
+      'give at least one of default_escalation_policy_id, fixed_webhooks_enabled, chat_user_default_role, chat_allow_unmatched_users, storm_mode_enabled, storm_threshold_incidents, storm_window_minutes, storm_calm_minutes, postmortem_auto_draft_min_minutes, chat_timeline_sync',
   });
 export type UpdateSettingsInput = z.infer<typeof UpdateSettingsInput>;

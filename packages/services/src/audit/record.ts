@@ -18,7 +18,8 @@ export type AuditEntity =
   | 'schedule_override'
   | 'calendar_feed'
   | 'contact_method'
-  | 'notification_rules';
+  | 'notification_rules'
+  | 'postmortem_template';
 
 export type AuditAction = 'create' | 'update' | 'delete' | 'rotate' | 'revoke' | 'end' | 'import';
 

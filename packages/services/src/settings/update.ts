@@ -4,6 +4,7 @@ import { type ChangeOrigin, systemOrigin } from '../audit';
 import type { ServiceContext } from '../context';
 import { auditedSettingsWrite } from './audited-write';
 import { forgetFixedWebhooksEnabled } from './fixed-webhooks';
+import { followupSettingKeysIn, writeFollowupSettings } from './followup-settings';
 import { stormSettingKeysIn, writeStormSettings } from './storm-settings';
 
 /**
@@ -31,6 +32,7 @@ export async function updateSettings(
       ...(chatRole !== undefined ? [settingKeys.chatUserDefaultRole] : []),
       ...(chatUnmatched !== undefined ? [settingKeys.chatAllowUnmatchedUsers] : []),
       ...stormSettingKeysIn(input),
+      ...followupSettingKeysIn(input),
     ];
     if (keys.length === 0) return;
     await auditedSettingsWrite(tx, ctx, origin, 'general', keys, async () => {
@@ -43,6 +45,7 @@ export async function updateSettings(
       if (chatUnmatched !== undefined)
         await settings.putSetting(tx, settingKeys.chatAllowUnmatchedUsers, chatUnmatched);
       await writeStormSettings(tx, input);
+      await writeFollowupSettings(tx, input);
     });
   });
   if (policyId !== undefined) ctx.logger.info({ policy_id: policyId }, 'default escalation policy changed');
@@ -53,6 +56,9 @@ export async function updateSettings(
     );
   const stormKeys = stormSettingKeysIn(input);
   if (stormKeys.length > 0) ctx.logger.info({ settings: stormKeys }, 'storm mode settings changed');
+  const followupKeys = followupSettingKeysIn(input);
+  if (followupKeys.length > 0)
+    ctx.logger.info({ settings: followupKeys }, 'incident follow-up settings changed');
   if (fixedEnabled !== undefined) {
     forgetFixedWebhooksEnabled(ctx);
     ctx.logger.info({ fixed_webhooks_enabled: fixedEnabled }, 'fixed webhooks setting changed');

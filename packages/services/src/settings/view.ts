@@ -4,6 +4,7 @@ import type { SettingsView } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
 import { chatUserSettingsIn } from './chat-users';
 import { fixedWebhooksEnabledIn, openIntakePaths } from './fixed-webhooks';
+import { followupSettingsIn } from './followup-settings';
 import { integrationSecrets } from './integrations';
 import { stormSettingsIn } from './storm-settings';
 
@@ -68,5 +69,6 @@ export async function getSettingsView(
     chat_user_default_role: chatUserSettingsIn(values).defaultRole,
     chat_allow_unmatched_users: chatUserSettingsIn(values).allowUnmatched,
     ...stormSettingsIn(values),
+    ...followupSettingsIn(values),
   };
 }
