@@ -111,42 +111,198 @@ describe.each(['openai', 'anthropic'] as const)('summary through %s', (provider)
 });
 
 describe('post-mortem', () => {
-  it('is drafted after resolution and redrafted on request', async () => {
+  const postmortemOf = async (s: TestServer, id: string) => {
+    const res = await s.api('GET', `/api/v1/incidents/${id}/postmortem`, { token: s.admin.token });
+    return res.status === 200 ? bodyOf(res) : undefined;
+  };
+  const draftDone = (s: TestServer, id: string, what: string) =>
+    waitFor(
+      async () => {
+        const doc = await postmortemOf(s, id);
+        return doc?.ai_draft?.status === 'done' ? doc : undefined;
+      },
+      { what },
+    );
+  const resolve = (s: TestServer, id: string) =>
+    s.api('PATCH', `/api/v1/incidents/${id}`, { token: s.admin.token, body: { status: 'resolved' } });
+
+  it('is drafted after resolution into the untouched document, in its template’s sections, and redrafted on request', async () => {
     const { s } = await setup('openai');
     fake.setResponder(() => '## Summary\nCheckout failed [E1].\n## Impact\nNot recorded.');
     const incident = await incidentWithHistory(s, 'Payments down');
-    await s.api('PATCH', `/api/v1/incidents/${incident.id}`, {
-      token: s.admin.token,
-      body: { status: 'resolved' },
-    });
-    const first = await waitFor(
-      async () => {
-        const res = await s.api('GET', `/api/v1/incidents/${incident.id}/postmortem`, {
-          token: s.admin.token,
-        });
-        const body = res.status === 200 ? await bodyOf(res) : undefined;
-        return body?.status === 'done' ? body : undefined;
+    await resolve(s, incident.id);
+    const first = await draftDone(s, incident.id, 'post-mortem');
+    expect(first).toMatchObject({
+      status: 'draft',
+      content: '## Summary\nCheckout failed [E1].\n## Impact\nNot recorded.',
+      content_source: 'ai',
+      updated_by: null,
+      ai_draft: {
+        status: 'done',
+        content: '## Summary\nCheckout failed [E1].\n## Impact\nNot recorded.',
+        applied: true,
+        error: null,
+        generated_at: expect.any(String),
       },
-      { what: 'post-mortem' },
+    });
+    const prompt = fake.lastRequest()!.prompt;
+    expect(prompt).toContain('MTTR');
+    // The shipped blameless template's sections, in order.
+    expect(prompt).toContain(
+      '## Summary\n## Impact\n## Timeline\n## Root cause\n## What went well\n## What went wrong\n## Action items\n## Lessons learned',
     );
-    expect(first.content).toContain('## Summary');
-    expect(fake.lastRequest()!.prompt).toContain('MTTR');
 
     fake.setResponder(() => '## Summary\nRedrafted.');
     const redraft = await s.api('POST', `/api/v1/incidents/${incident.id}/postmortem`, {
       token: s.admin.token,
     });
     expect(redraft.status).toBe(202);
-    await waitFor(
-      async () => (await s.get(`/api/v1/incidents/${incident.id}/postmortem`)).content?.includes('Redrafted'),
-      {
-        what: 'redraft',
+    const { job_id } = await bodyOf(redraft);
+    const second = await waitFor(
+      async () => {
+        const doc = await postmortemOf(s, incident.id);
+        return doc?.content.includes('Redrafted') ? doc : undefined;
       },
+      { what: 'redraft' },
     );
+    expect(second).toMatchObject({ content_source: 'ai', version: first.version + 1, ai_draft: { job_id } });
     const drafted = (await entriesOf(s, incident.id)).filter(
       (e: { type: string }) => e.type === 'postmortem_drafted',
     );
-    expect(drafted).toHaveLength(2);
+    expect(drafted.map((e: { data: { applied: boolean } }) => e.data.applied)).toEqual([true, true]);
+  });
+
+  it('keeps a document people edited: the draft waits beside it until someone takes it', async () => {
+    const { s } = await setup('anthropic');
+    fake.setResponder(() => '## What happened\nThe cache expired.\n## Next steps\nNot recorded.');
+    const template = await bodyOf(
+      await s.api('POST', '/api/v1/postmortem-templates', {
+        token: s.admin.token,
+        body: { name: 'Short', content: '## What happened\n\n## Next steps\n' },
+      }),
+    );
+    const incident = await incidentWithHistory(s, 'Cache stampede');
+    const saved = await bodyOf(
+      await s.api('PUT', `/api/v1/incidents/${incident.id}/postmortem`, {
+        token: s.admin.token,
+        body: { status: 'in_review', content: 'Our own words.', template_id: template.id },
+      }),
+    );
+    expect(saved).toMatchObject({ content_source: 'human', version: 1, ai_draft: null });
+
+    await resolve(s, incident.id);
+    const landed = await draftDone(s, incident.id, 'waiting draft');
+    expect(landed).toMatchObject({
+      status: 'in_review',
+      content: 'Our own words.',
+      content_source: 'human',
+      version: 1,
+      ai_draft: {
+        content: '## What happened\nThe cache expired.\n## Next steps\nNot recorded.',
+        applied: false,
+      },
+    });
+    // The document's own template decides the sections the draft is asked for.
+    const prompt = fake.lastRequest()!.prompt;
+    expect(prompt).toContain('## What happened\n## Next steps');
+    expect(prompt).not.toContain('## Lessons learned');
+
+    // "Replace with the AI draft": the UI saves the draft's text; it is the AI's again.
+    const replaced = await bodyOf(
+      await s.api('PUT', `/api/v1/incidents/${incident.id}/postmortem`, {
+        token: s.admin.token,
+        body: { status: 'in_review', content: landed.ai_draft.content, version: 1 },
+      }),
+    );
+    expect(replaced).toMatchObject({
+      content: landed.ai_draft.content,
+      content_source: 'ai',
+      version: 2,
+      ai_draft: { applied: true },
+    });
+  });
+
+  it('applies the first draft, then keeps the text once a person edited it: the redraft waits', async () => {
+    const { s } = await setup('openai');
+    fake.setResponder(() => '## Summary\nFirst draft.');
+    const incident = await incidentWithHistory(s, 'Search index stale');
+    await resolve(s, incident.id);
+    const first = await draftDone(s, incident.id, 'first draft');
+    expect(first).toMatchObject({ content: '## Summary\nFirst draft.', content_source: 'ai' });
+
+    const edited = await s.api('PUT', `/api/v1/incidents/${incident.id}/postmortem`, {
+      token: s.admin.token,
+      body: { status: 'draft', content: '## Summary\nFirst draft, corrected by us.', version: first.version },
+    });
+    expect(edited.status).toBe(200);
+    const mine = await bodyOf(edited);
+    expect(mine).toMatchObject({ content_source: 'human', version: first.version + 1 });
+
+    fake.setResponder(() => '## Summary\nSecond draft.');
+    const redraft = await s.api('POST', `/api/v1/incidents/${incident.id}/postmortem`, {
+      token: s.admin.token,
+    });
+    const { job_id } = await bodyOf(redraft);
+    const waiting = await waitFor(
+      async () => {
+        const doc = await postmortemOf(s, incident.id);
+        return doc?.ai_draft?.job_id === job_id && doc.ai_draft.status === 'done' ? doc : undefined;
+      },
+      { what: 'waiting redraft' },
+    );
+    expect(waiting).toMatchObject({
+      content: '## Summary\nFirst draft, corrected by us.',
+      content_source: 'human',
+      version: mine.version,
+      ai_draft: { content: '## Summary\nSecond draft.', applied: false },
+    });
+    const drafted = (await entriesOf(s, incident.id)).filter(
+      (e: { type: string }) => e.type === 'postmortem_drafted',
+    );
+    expect(drafted.map((e: { data: { applied: boolean } }) => e.data.applied)).toEqual([true, false]);
+  });
+
+  it('is drafted on resolution only when the incident lasted postmortem_auto_draft_min_minutes (null: never)', async () => {
+    const { s } = await setup('openai');
+    fake.setResponder(() => '## Summary\nDrafted.');
+    const setMinutes = async (minutes: number | null) => {
+      const res = await s.api('PATCH', '/api/v1/settings', {
+        token: s.admin.token,
+        body: { postmortem_auto_draft_min_minutes: minutes },
+      });
+      expect(res.status).toBe(200);
+    };
+    const resolvedAfter = async (title: string, minutes: number) => {
+      const incident = await incidentWithHistory(s, title);
+      await s.runtime.sql`
+        update incidents set created_at = now() - make_interval(mins => ${minutes}) where id = ${incident.id}`;
+      await resolve(s, incident.id);
+      return incident;
+    };
+    const requests = async (id: string) =>
+      (
+        await s.runtime.sql<{ n: number }[]>`
+          select count(*)::int as n from ai_requests where incident_id = ${id} and kind = 'postmortem'`
+      )[0]!.n;
+
+    await setMinutes(30);
+    const short = await resolvedAfter('Short blip', 10);
+    const long = await resolvedAfter('Long outage', 45);
+    await draftDone(s, long.id, 'draft of the long incident');
+    expect(await requests(long.id)).toBe(1);
+    expect(await requests(short.id)).toBe(0);
+    const res = await s.api('GET', `/api/v1/incidents/${short.id}/postmortem`, { token: s.admin.token });
+    expect(res.status).toBe(404);
+    expect((await bodyOf(res)).error.code).toBe('postmortem_not_found');
+
+    await setMinutes(null);
+    const never = await resolvedAfter('Day-long outage', 24 * 60);
+    expect(await requests(never.id)).toBe(0);
+    // Asking by hand still works.
+    expect(
+      (await s.api('POST', `/api/v1/incidents/${never.id}/postmortem`, { token: s.admin.token })).status,
+    ).toBe(202);
+    expect(await requests(never.id)).toBe(1);
   });
 });
 

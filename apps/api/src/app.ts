@@ -13,6 +13,7 @@ import { answerAtOnceWhileDatabaseDown } from './database-gate';
 import type { ApiDeps } from './deps';
 import { addAiRoutes } from './routes/ai';
 import { addAlertRoutes } from './routes/alerts';
+import { addAnalyticsRoutes } from './routes/analytics';
 import { addApiKeyRoutes } from './routes/api-keys';
 import { addAuditLogRoutes } from './routes/audit-log';
 import { addAuthRoutes } from './routes/auth';
@@ -27,6 +28,7 @@ import { addOutgoingWebhookRoutes } from './routes/outgoing-webhooks';
 import { addPageLinkRoutes } from './routes/page-link';
 import { addPagingRoutes } from './routes/paging';
 import { addTwilioRoutes } from './routes/paging-twilio';
+import { addPostmortemRoutes } from './routes/postmortems';
 import { addReferenceRoutes } from './routes/reference';
 import { addRoutingRuleRoutes } from './routes/routing-rules';
 import { addScheduleRoutes } from './routes/schedules';
@@ -70,6 +72,7 @@ export function addApiRoutes(app: HttpApp, deps: ApiDeps): void {
   addEscalationPolicyRoutes(ops, deps);
   addAlertRoutes(ops, deps);
   addAiRoutes(ops, deps);
+  addPostmortemRoutes(ops, deps);
   addRoutingRuleRoutes(ops, deps);
   addMaintenanceWindowRoutes(ops, deps);
   addIntegrationRoutes(ops, deps);
@@ -77,6 +80,7 @@ export function addApiRoutes(app: HttpApp, deps: ApiDeps): void {
   addImportRoutes(ops, deps);
   addOutgoingWebhookRoutes(ops, deps);
   addAuditLogRoutes(ops, deps);
+  addAnalyticsRoutes(ops, deps);
   addTwilioRoutes(app, deps);
   addMetricsRoute(app, deps.ctx.metrics, deps.config.metricsToken);
 }

@@ -1,6 +1,6 @@
 import type { Queryable } from './client';
 
-export type AiKind = 'summary' | 'postmortem' | 'handoff_digest';
+export type AiKind = 'summary' | 'postmortem' | 'handoff_digest' | 'chat_answer';
 
 export interface AiRequestRow {
   id: string;
@@ -86,28 +86,7 @@ export async function setHandoffDigestContent(sql: Queryable, id: string, conten
   await sql`update handoff_digests set content = ${content} where id = ${id}`;
 }
 
-export interface PostmortemRow {
-  incident_id: string;
-  request_id: string | null;
-  content: string;
-  generated_at: Date;
-}
-
-export async function upsertPostmortem(
-  sql: Queryable,
-  draft: { incidentId: string; requestId: string; content: string; at: Date },
-): Promise<void> {
-  await sql`
-    insert into postmortems (incident_id, request_id, content, generated_at)
-    values (${draft.incidentId}, ${draft.requestId}, ${draft.content}, ${draft.at})
-    on conflict (incident_id) do update
-      set request_id = excluded.request_id, content = excluded.content, generated_at = excluded.generated_at`;
-}
-
-export async function findPostmortem(sql: Queryable, incidentId: string): Promise<PostmortemRow | undefined> {
-  const [row] = await sql<PostmortemRow[]>`select * from postmortems where incident_id = ${incidentId}`;
-  return row;
-}
+// The post-mortem document and the draft it holds: postmortems.ts.
 
 /** The newest post-mortem request of an incident (pending, done or failed). */
 export async function latestPostmortemRequest(

@@ -1,12 +1,15 @@
 import { answer, defineOperation, errorAnswers, jsonBody } from '@firebreak/http';
-import { AiJob, HandoffDigest, HandoffDigestInput, Postmortem } from '@firebreak/schema';
+import { AiJob, HandoffDigest, HandoffDigestInput } from '@firebreak/schema';
 import { z } from 'zod';
 import { IdParams, IncidentParams } from './params';
 
 const Queued = z.object({ job_id: z.uuid() });
 const notConfigured = 'Without an AI provider (`AI_PROVIDER=none`) this answers 409 `ai_not_configured`.';
 
-/** AI drafts: each request queues a job and answers at once; the result is read when it is done. */
+/**
+ * AI drafts: each request queues a job and answers at once; the result is read when it is done (the
+ * post-mortem draft in the document: operations/postmortems.ts).
+ */
 export const aiOperations = {
   summary: defineOperation({
     method: 'post',
@@ -25,14 +28,6 @@ export const aiOperations = {
     description: notConfigured,
     request: { params: IncidentParams },
     responses: { 202: answer('Queued; follow the job', Queued), ...errorAnswers(403, 404, 409) },
-  }),
-  getPostmortem: defineOperation({
-    method: 'get',
-    path: '/api/v1/incidents/{id}/postmortem',
-    access: 'viewer',
-    summary: 'The post-mortem draft and where its generation stands',
-    request: { params: IncidentParams },
-    responses: { 200: answer('The draft', Postmortem), ...errorAnswers(404) },
   }),
   requestHandoffDigest: defineOperation({
     method: 'post',

@@ -2,7 +2,6 @@ import type { Operations } from '@firebreak/http';
 import {
   getAiJob,
   getHandoffDigest,
-  getPostmortem,
   parseIncidentRef,
   requestHandoffDigest,
   requestPostmortem,
@@ -33,9 +32,6 @@ export function addAiRoutes(ops: Operations, deps: ApiDeps): void {
     op.requestPostmortem,
     async (c, { params }) => c.json(await requestPostmortem(ctx, parseIncidentRef(params.id)), 202),
     { before },
-  );
-  ops.add(op.getPostmortem, async (c, { params }) =>
-    c.json(await getPostmortem(ctx, parseIncidentRef(params.id))),
   );
   ops.add(
     op.requestHandoffDigest,

@@ -11,12 +11,15 @@ import {
   type IncidentContext,
   loadHandoffIncidents,
   loadIncidentContext,
+  loadPostmortemSections,
   type ServiceContext,
 } from '@firebreak/services';
+import { chatAnswerHandler } from './chat-answer';
 import {
   citedEntries,
   describeAlerts,
   describeIncident,
+  describeSections,
   fillPrompt,
   labelEntries,
   SYSTEM,
@@ -59,7 +62,11 @@ export function aiHandlers(ctx: ServiceContext, provider: AiProvider | undefined
 
     'ai.postmortem': run('postmortem', async (request) => {
       const context = await incidentContext(ctx, request);
-      const answer = await askAboutIncident(provider!, 'postmortem', context, 1800);
+      // The draft answers in the document's own sections, so it drops into the text people know.
+      const sections = await loadPostmortemSections(ctx, context.incident.id);
+      const answer = await askAboutIncident(provider!, 'postmortem', context, 1800, {
+        sections: describeSections(sections),
+      });
       await completePostmortem(ctx, { id: request.id, incidentId: context.incident.id }, answer);
     }),
 
@@ -83,6 +90,8 @@ export function aiHandlers(ctx: ServiceContext, provider: AiProvider | undefined
       });
       await completeHandoffDigest(ctx, request.id, text);
     }),
+
+    'ai.chat_answer': chatAnswerHandler(ctx, provider),
   };
 }
 
@@ -98,6 +107,8 @@ async function askAboutIncident(
   prompt: 'summary' | 'postmortem',
   context: IncidentContext,
   maxTokens: number,
+  /** Further placeholders of the prompt (the post-mortem's sections). */
+  extra: Record<string, string> = {},
 ): Promise<{ text: string; model: string; cites: string[] }> {
   const labelled = labelEntries(context);
   const windows = timelineWindows(labelled);
@@ -120,6 +131,7 @@ async function askAboutIncident(
       incident: describeIncident(context),
       alerts: describeAlerts(context),
       timeline: timelineText,
+      ...extra,
     }),
     maxTokens,
   });

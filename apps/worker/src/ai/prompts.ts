@@ -15,7 +15,7 @@ const promptsDir = existsSync(join(here, 'prompts'))
   ? join(here, 'prompts')
   : join(here, '..', '..', 'prompts');
 
-export type PromptName = 'summary' | 'postmortem' | 'handoff' | 'timeline-window';
+export type PromptName = 'summary' | 'postmortem' | 'handoff' | 'timeline-window' | 'chat-answer';
 
 export function fillPrompt(name: PromptName, values: Record<string, string>): string {
   const template = readFileSync(join(promptsDir, `${name}.md`), 'utf8');
@@ -57,6 +57,11 @@ export function describeAlerts(context: IncidentContext): string {
       return `- ${clip(a.title, 200)} (${a.severity}, ${a.status}, source ${a.source ?? 'unknown'}${labels ? `; ${labels}` : ''})`;
     })
     .join('\n');
+}
+
+/** The post-mortem's sections as the prompt lists them: one `## ` heading a line, in order. */
+export function describeSections(sections: string[]): string {
+  return sections.map((section) => `## ${clip(section, 120)}`).join('\n');
 }
 
 /** Each entry with a label ([E1]…) the model cites; the label maps back to the entry's id. */

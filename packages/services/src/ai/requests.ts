@@ -1,18 +1,13 @@
 import { ai, incidents, outbox } from '@firebreak/db';
-import {
-  type AiJob,
-  AppError,
-  type HandoffDigest,
-  type HandoffDigestInput,
-  type Postmortem,
-} from '@firebreak/schema';
+import { type AiJob, AppError, type HandoffDigest, type HandoffDigestInput } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
 import { incidentNotFound } from '../incidents/ref';
+import { ensurePostmortemDocument } from '../postmortems/ensure-document';
 
 /**
  * The AI features (docs/ai.md#requests) as requests: a row that says pending/done/failed, and an outbox
  * row that wakes the worker (the only process that talks to the AI provider). The API answers 202 at
- * once; the result lands as a timeline entry, a stored digest or a stored draft.
+ * once; the result lands as a timeline entry, a stored digest or the post-mortem document.
  */
 
 export function requireAi(configured: boolean): void {
@@ -51,6 +46,8 @@ async function request(ctx: ServiceContext, kind: 'summary' | 'postmortem', ref:
       at: ctx.now(),
     });
     if (!created) return row;
+    // The draft lands in the incident's document; it exists from now, so GET shows the draft's progress.
+    if (kind === 'postmortem') await ensurePostmortemDocument(tx, incident.id, row.created_at);
     await outbox.insertOutboxRows(tx, [
       kind === 'summary'
         ? { name: 'ai.summarize', payload: { request_id: row.id } }
@@ -74,24 +71,6 @@ export async function requestPostmortem(
   ref: incidents.IncidentRef,
 ): Promise<{ job_id: string }> {
   return { job_id: (await request(ctx, 'postmortem', ref)).id };
-}
-
-export async function getPostmortem(ctx: ServiceContext, ref: incidents.IncidentRef): Promise<Postmortem> {
-  const incident = await incidents.findIncidentView(ctx.sql, ref);
-  if (!incident) throw incidentNotFound(ref);
-  // The request first, then the draft, never in parallel: a request read as `done` was committed
-  // with its draft, so the draft is visible to the next statement. Read the other way round (or at
-  // once on two connections), a draft landing in between answers `done` with no content.
-  const latest = await ai.latestPostmortemRequest(ctx.sql, incident.id);
-  const draft = await ai.findPostmortem(ctx.sql, incident.id);
-  if (!draft && !latest)
-    throw new AppError('not_found', 'No post-mortem has been drafted for this incident.');
-  return {
-    status: latest?.status ?? 'done',
-    content: draft?.content ?? null,
-    generated_at: draft?.generated_at.toISOString() ?? null,
-    error: latest?.status === 'failed' ? latest.error : null,
-  };
 }
 
 const HANDOFF_DEFAULT_HOURS = 12;

@@ -1,8 +1,20 @@
-import { ai, escalations, incidents, outbox, type TransactionSql, timeline, users } from '@firebreak/db';
+import {
+  ai,
+  escalations,
+  incidents,
+  outbox,
+  settings,
+  type TransactionSql,
+  timeline,
+  users,
+} from '@firebreak/db';
 import { mttrSeconds, planStatusChange } from '@firebreak/domain';
 import { type Actor, AppError, type Incident, type UpdateIncidentInput } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
 import { queueWebhookEvent } from '../outgoing-webhooks/queue-event';
+import { wantsAutoDraft } from '../postmortems/auto-draft';
+import { ensurePostmortemDocument } from '../postmortems/ensure-document';
+import { followupSettingsIn } from '../settings/followup-settings';
 import { chatJobs } from './chat-jobs';
 import { personOf, requireCommander } from './commander';
 import { presentIncident } from './present';
@@ -140,11 +152,18 @@ async function applyStatusChange(
   jobs.push(chatJobs.postEntry(row.id, entry.id));
   if (plan.to === 'resolved') {
     jobs.push(chatJobs.markResolved(row.id));
-    // After resolution a post-mortem is drafted (docs/ai.md#requests), when an AI provider is configured.
-    if (features.ai) {
+    // After resolution a post-mortem is drafted (docs/ai.md#requests), when an AI provider is configured
+    // and the incident lasted long enough (docs/postmortems.md#automatic-drafts).
+    if (
+      features.ai &&
+      wantsAutoDraft(followupSettingsIn(await settings.listSettings(tx)), row.created_at, at)
+    ) {
       // A draft already pending (asked for before the resolution) is the one: no second job.
       const draft = await ai.insertIncidentAiRequest(tx, { kind: 'postmortem', incidentId: row.id, at });
-      if (draft.created) jobs.push({ name: 'ai.postmortem', payload: { request_id: draft.row.id } });
+      if (draft.created) {
+        await ensurePostmortemDocument(tx, row.id, at);
+        jobs.push({ name: 'ai.postmortem', payload: { request_id: draft.row.id } });
+      }
     }
   }
   return updated;
