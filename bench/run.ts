@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { startEnvironment, treePssMegabytes, treeRssMegabytes } from './lib/environment';
 import { printTable, writeJson } from './lib/report';
 import type { Benchmark, BenchResult } from './lib/types';
+import { analytics } from './suites/analytics';
 import { apiBaseline } from './suites/api-baseline';
 import { chatLatency } from './suites/chat-latency';
 import { escalationSkew } from './suites/escalation';
@@ -24,6 +25,7 @@ const all: Benchmark[] = [
   escalationSkew,
   chatLatency,
   storm,
+  analytics,
 ];
 // `pnpm bench keyed` runs only the suites whose name contains one of the words given (and skips the
 // pnpm-start memory run unless one word is `memory`): a quicker look at one number. With no words,

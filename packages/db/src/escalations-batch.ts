@@ -61,14 +61,29 @@ export async function claimSteps(sql: Queryable, steps: readonly StepClaim[]): P
     targets: s.targets,
   }));
   const rows = await sql<{ incident_id: string; round: number; tier: number }[]>`
-    insert into escalation_steps (incident_id, round, tier, due_at, fired_at, targets)
-    select incident_id, round, tier, due_at, fired_at, targets
+    insert into escalation_steps (incident_id, round, tier, due_at, fired_at, targets, time_zone)
+    select incident_id, round, tier, due_at, fired_at, targets,
+           ${claimedTimeZone(sql)}
     from jsonb_to_recordset(${sql.json(records as never)})
       as s(incident_id uuid, round int, tier int, due_at timestamptz, fired_at timestamptz, targets jsonb)
     on conflict do nothing
     returning incident_id, round, tier`;
   return new Set(rows.map((row) => stepKey(row.incident_id, row.round, row.tier)));
 }
+
+/**
+ * The time zone a claimed step's page happens in (`escalation_steps.time_zone`,
+ * docs/analytics.md#out-of-hours), for a claim whose rows are `s (incident_id, tier)`: that of the
+ * schedule the tier names in the escalation's policy as the step fires, `UTC` for a tier of named
+ * people. Read inside the claim, so every caller records it without a statement of its own; the step
+ * keeps it when the policy changes later.
+ */
+export const claimedTimeZone = (sql: Queryable) => sql`
+  coalesce((select sc.timezone
+            from incident_escalations e
+            join escalation_tiers et on et.policy_id = e.policy_id and et.position = s.tier
+            join schedules sc on sc.id = et.schedule_id
+            where e.incident_id = s.incident_id), 'UTC')`;
 
 export const stepKey = (incidentId: string, round: number, tier: number): string =>
   `${incidentId}:${round}:${tier}`;

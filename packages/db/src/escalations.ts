@@ -1,4 +1,5 @@
 import type { Queryable } from './client';
+import { claimedTimeZone } from './escalations-batch';
 
 export interface EscalationRow {
   incident_id: string;
@@ -52,16 +53,19 @@ export async function stopEscalation(
 
 /**
  * Claims one step (incident, round, tier). The primary key makes the claim exactly-once: a late job,
- * a duplicate job or a second worker finds the step taken and notifies nobody.
+ * a duplicate job or a second worker finds the step taken and notifies nobody. The step records the
+ * time zone it was paged in (`claimedTimeZone`).
  */
 export async function claimStep(
   sql: Queryable,
   step: { incidentId: string; round: number; tier: number; dueAt: Date; firedAt: Date; targets: unknown },
 ): Promise<boolean> {
   const rows = await sql`
-    insert into escalation_steps (incident_id, round, tier, due_at, fired_at, targets)
-    values (${step.incidentId}, ${step.round}, ${step.tier}, ${step.dueAt}, ${step.firedAt},
-            ${sql.json(step.targets as never)})
+    insert into escalation_steps (incident_id, round, tier, due_at, fired_at, targets, time_zone)
+    select s.incident_id, s.round, s.tier, ${step.dueAt}::timestamptz, ${step.firedAt}::timestamptz,
+           ${sql.json(step.targets as never)}::jsonb, ${claimedTimeZone(sql)}
+    from (select ${step.incidentId}::uuid as incident_id, ${step.round}::int as round,
+                 ${step.tier}::int as tier) s
     on conflict do nothing
     returning 1`;
   return rows.length > 0;

@@ -1,5 +1,6 @@
 import type { IncidentSeverity, IncidentSource, IncidentStatus } from '@firebreak/schema';
 import type { Queryable } from './client';
+import { nextTierColumn } from './escalation-next-tier';
 import { settingKeys } from './settings';
 import type { StormColumns } from './storms';
 
@@ -23,6 +24,8 @@ export interface IncidentRow extends StormColumns {
   acknowledged_at: Date | null;
   resolved_at: Date | null;
   mttr_seconds: number | null;
+  /** The alert whose routing opened it (docs/analytics.md); null when a person or chat opened it. */
+  opened_by_alert_id: string | null;
 }
 
 /** An incident with what the API shows beside it: the commander and the number of linked alerts. */
@@ -30,6 +33,8 @@ export interface IncidentView extends IncidentRow {
   commander_name: string | null;
   commander_email: string | null;
   alert_count: number;
+  /** The tier a manual escalation would page now (1-based); null when none is left. */
+  next_tier: number | null;
 }
 
 export interface InsertIncident {
@@ -44,6 +49,8 @@ export interface InsertIncident {
   commanderId: string | null;
   escalationPolicyId?: string | null;
   routingRuleId?: string | null;
+  /** The alert opening it, when an alert does: analytics counts the incident by that alert's labels. */
+  openedByAlertId?: string | null;
   createdAt: Date;
 }
 
@@ -80,12 +87,12 @@ export function openingPolicySql(sql: Queryable, rulePolicyId: string | null) {
 export async function insertIncident(sql: Queryable, incident: InsertIncident): Promise<IncidentRow> {
   const [row] = await sql<IncidentRow[]>`
     insert into incidents (id, number, title, description, severity, source, commander_id,
-                           escalation_policy_id, routing_rule_id, created_at, updated_at)
+                           escalation_policy_id, routing_rule_id, opened_by_alert_id, created_at, updated_at)
     overriding system value
     values (${incident.id}, ${incident.number}, ${incident.title}, ${incident.description},
             ${incident.severity}, ${incident.source}, ${incident.commanderId},
             ${incident.escalationPolicyId ?? null}, ${incident.routingRuleId ?? null},
-            ${incident.createdAt}, ${incident.createdAt})
+            ${incident.openedByAlertId ?? null}, ${incident.createdAt}, ${incident.createdAt})
     returning *`;
   return row!;
 }
@@ -99,7 +106,8 @@ function refCondition(sql: Queryable, ref: IncidentRef) {
 
 const viewColumns = (sql: Queryable) => sql`
   i.*, u.name as commander_name, u.email as commander_email,
-  (select count(*)::int from alerts a where a.incident_id = i.id) as alert_count`;
+  (select count(*)::int from alerts a where a.incident_id = i.id) as alert_count,
+  ${nextTierColumn(sql)} as next_tier`;
 
 export async function findIncidentView(sql: Queryable, ref: IncidentRef): Promise<IncidentView | undefined> {
   const [row] = await sql<IncidentView[]>`

@@ -109,6 +109,7 @@ export async function routeAlert(
       source: 'alert',
       routingRuleId: rule.id,
       escalationPolicyId: would.escalationPolicyId,
+      openedByAlertId: alert.id,
       // Both at once, behind the opening's own writes in the same round trip.
       completeOpening: async (opened) => {
         await Promise.all([

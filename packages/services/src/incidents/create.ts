@@ -14,6 +14,8 @@ export interface OpenIncidentOptions {
   routingRuleId?: string | null;
   /** The routing rule's policy; without one, the installation default (docs/api.md#on-call). */
   escalationPolicyId?: string | null;
+  /** The alert whose routing opens it, recorded on the row for analytics (docs/analytics.md). */
+  openedByAlertId?: string | null;
   /**
    * Work that belongs to the opening (linking the alert that opened it), done before the
    * `incident.created` webhook event takes its picture of the incident, so the event shows it. It is
@@ -61,6 +63,7 @@ export async function openIncident(
       commanderId: commander?.id ?? null,
       escalationPolicyId: policyId,
       routingRuleId: options.routingRuleId ?? null,
+      openedByAlertId: options.openedByAlertId ?? null,
       createdAt: at,
     }),
     timeline.insertTimelineEntry(tx, {

@@ -20,6 +20,7 @@ export function presentIncident(view: incidents.IncidentView): Incident {
         ? { id: view.chat_channel_id, name: view.chat_channel_name }
         : null,
     escalation_policy_id: view.escalation_policy_id,
+    next_tier: view.next_tier,
     alert_count: view.alert_count,
     all_alerts_resolved: view.all_alerts_resolved,
     mttr_seconds: view.mttr_seconds,

@@ -4,6 +4,7 @@ import { type ChangeOrigin, recordAudit, systemOrigin } from '../audit';
 import type { ServiceContext } from '../context';
 import { planShiftNotices } from './plan-shift-notices';
 import { presentSchedule } from './present';
+import { requireKnownTimeZone } from './require-known-time-zone';
 import { scheduleConflicts, toNewLayers } from './schedule-layers';
 import { refusingConflicts } from './write-errors';
 
@@ -13,6 +14,7 @@ export async function createSchedule(
   input: CreateScheduleInput,
   origin: ChangeOrigin = systemOrigin,
 ): Promise<Schedule> {
+  await requireKnownTimeZone(ctx.sql, input.timezone);
   const write = ctx.sql.begin(async (tx) => {
     const layers = await toNewLayers(tx, input.layers, input.timezone);
     const row = await schedules.insertSchedule(tx, {

@@ -4,6 +4,7 @@ import { type ChangeOrigin, recordAudit, systemOrigin } from '../audit';
 import type { ServiceContext } from '../context';
 import { planShiftNotices } from './plan-shift-notices';
 import { presentSchedule } from './present';
+import { requireKnownTimeZone } from './require-known-time-zone';
 import { scheduleConflicts, toNewLayers } from './schedule-layers';
 import { notFound, refusingConflicts } from './write-errors';
 
@@ -18,6 +19,7 @@ export async function updateSchedule(
   input: UpdateScheduleInput,
   origin: ChangeOrigin = systemOrigin,
 ): Promise<Schedule> {
+  if (input.timezone !== undefined) await requireKnownTimeZone(ctx.sql, input.timezone);
   const write = ctx.sql.begin(async (tx) => {
     const current = await schedules.lockSchedule(tx, id);
     if (!current) throw notFound('schedule', id);

@@ -35,6 +35,7 @@ export async function startStorm(
       source: 'alert',
       routingRuleId: would.routingRuleId,
       escalationPolicyId: would.escalationPolicyId,
+      openedByAlertId: alert.id,
       // Started together with the opening's writes: these statements queue behind them, in order.
       completeOpening: async ({ id }) => {
         // The channel hears that this is a storm (the entry's id is chosen here, so its post need not wait).

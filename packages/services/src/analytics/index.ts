@@ -1,0 +1,3 @@
+export * from './present';
+export * from './read';
+export * from './window';
