@@ -50,6 +50,7 @@ describe('opening the channel', () => {
     expect(actionsOf(card!).map((b) => [b.action_id, b.value])).toEqual([
       ['incident_acknowledge', incident.id],
       ['incident_lead', incident.id],
+      ['incident_escalate', incident.id],
       ['incident_resolve', incident.id],
     ]);
     expect(fieldsOf(card!)).toContain('*Lead:*\n<@U0ALICE01>');
@@ -140,7 +141,11 @@ describe('posting the timeline', () => {
       '*Lead:*\n<@U0BOB0002>',
       '*Source:*\nManual',
     ]);
-    expect(actionsOf(card).map((b) => b.action_id)).toEqual(['incident_lead', 'incident_resolve']);
+    expect(actionsOf(card).map((b) => b.action_id)).toEqual([
+      'incident_lead',
+      'incident_escalate',
+      'incident_resolve',
+    ]);
     expect(h.fake.updates.every((u) => u.ts === card.ts)).toBe(true);
     expect(h.fake.channel(channelId)!.topic.value).toMatch(/High · Lead: Bob$/);
     const posts = await h.runtime.sql`select entry_id from chat_posts where incident_id = ${incident.id}`;

@@ -28,11 +28,17 @@ export interface ChatHarness {
 }
 
 export async function startChatHarness(
-  options: { fake?: FakeChatApiOptions; chatOff?: boolean; startChat?: boolean } = {},
+  options: {
+    fake?: FakeChatApiOptions;
+    chatOff?: boolean;
+    startChat?: boolean;
+    /** More environment (an AI provider, for questions asked of the bot). */
+    env?: Record<string, string>;
+  } = {},
 ): Promise<ChatHarness> {
   const fake = await startFakeChatApi(options.fake);
   const env = options.chatOff ? {} : { CHAT_BOT_TOKEN: fake.botToken, CHAT_API_URL: fake.url };
-  const runtime = await createTestRuntime({ env: { ...env, PUBLIC_URL } });
+  const runtime = await createTestRuntime({ env: { ...env, PUBLIC_URL, ...options.env } });
   const worker = await startWorker(runtime.ctx, {
     redis: runtime.redisConfig,
     ai: runtime.config.ai,

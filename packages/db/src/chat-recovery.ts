@@ -102,7 +102,11 @@ export async function listPendingChatWork(
             select 1 from chat_direct_messages d
             where d.entry_id = step.id and d.slack_user_id = target ->> 'slack_user_id')
       ) owed
-      where r.status = 'triggered' and step.created_at > ${q.openingSince}
+      -- Pages stop once the incident is taken, but for a step escalated by hand while it was
+      -- acknowledged: someone asked for help, and that page is owed until the resolution.
+      where (r.status = 'triggered'
+             or (r.status = 'acknowledged' and step.data ->> 'while_acknowledged' = 'true'))
+        and step.created_at > ${q.openingSince}
         and step.created_at <= ${q.quietSince}
         and owed.people is not null
         and not ${gaveUp(['direct_message'], 'step')}
@@ -126,4 +130,44 @@ export async function listPendingChatWork(
         and not ${gaveUp(['rename_channel', 'update_topic'], 'resolution')}
     )
     select kind, incident_id, entry_id from work order by due desc, incident_id limit ${q.limit}`;
+}
+
+/** A question of the bot whose answer is owed: `answer_question` posts it, `chat_answer` asks the AI. */
+export interface PendingChatQuestion {
+  kind: 'answer_question' | 'chat_answer';
+  question_id: string;
+  request_id: string | null;
+}
+
+/**
+ * Questions asked of the bot (docs/chat.md#questions) whose jobs a Redis restarted empty may have lost:
+ * an answer known but not posted in the thread (`answer is not null and replied_at is null`), and a
+ * `chat_answer` request still pending. Newest first, like the rest of the pass; work whose outbox row
+ * has not reached the queue, or reached it after `quietSince`, is left to its own job.
+ */
+export async function listPendingChatQuestions(
+  sql: Queryable,
+  q: Pick<PendingChatWorkQuery, 'since' | 'quietSince' | 'limit'>,
+): Promise<PendingChatQuestion[]> {
+  return sql<PendingChatQuestion[]>`
+    select kind, question_id, request_id from (
+      select 'answer_question' as kind, c.id as question_id, c.request_id, c.created_at as due
+      from chat_questions c
+      where c.answer is not null and c.replied_at is null
+        and c.created_at > ${q.since} and c.created_at <= ${q.quietSince}
+        and not exists (
+          select 1 from outbox o
+          where o.job_name = 'chat.answer_question' and o.payload ->> 'question_id' = c.id::text
+            and (o.sent_at is null or o.sent_at > ${q.quietSince}))
+      union all
+      select 'chat_answer', c.id, c.request_id, c.created_at
+      from chat_questions c join ai_requests r on r.id = c.request_id
+      where c.answer is null and r.kind = 'chat_answer' and r.status = 'pending'
+        and c.created_at > ${q.since} and c.created_at <= ${q.quietSince}
+        and not exists (
+          select 1 from outbox o
+          where o.job_name = 'ai.chat_answer' and o.payload ->> 'request_id' = r.id::text
+            and (o.sent_at is null or o.sent_at > ${q.quietSince}))
+    ) owed
+    order by due desc, question_id limit ${q.limit}`;
 }

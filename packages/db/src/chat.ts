@@ -1,5 +1,6 @@
 import type { Actor, IncidentStatus, TimelineEntryType } from '@firebreak/schema';
 import type { Queryable } from './client';
+import { nextTierColumn } from './escalation-next-tier';
 import type { IncidentRow } from './incidents';
 import { insertTimelineEntry } from './timeline';
 
@@ -13,12 +14,15 @@ export interface ChatIncident extends IncidentRow {
   commander_name: string | null;
   commander_slack_user_id: string | null;
   alert_count: number;
+  /** The tier the card's Escalate button pages (1-based); null when none is left. */
+  next_tier: number | null;
 }
 
 export async function findChatIncident(sql: Queryable, id: string): Promise<ChatIncident | undefined> {
   const [row] = await sql<ChatIncident[]>`
     select i.*, u.name as commander_name, u.slack_user_id as commander_slack_user_id,
-           (select count(*)::int from alerts a where a.incident_id = i.id) as alert_count
+           (select count(*)::int from alerts a where a.incident_id = i.id) as alert_count,
+           ${nextTierColumn(sql)} as next_tier
     from incidents i left join users u on u.id = i.commander_id
     where i.id = ${id}`;
   return row;
@@ -228,7 +232,9 @@ export async function recordDirectMessage(
 
 export { withIncidentChatLock } from './chat-lock';
 export {
+  listPendingChatQuestions,
   listPendingChatWork,
+  type PendingChatQuestion,
   type PendingChatWork,
   type PendingChatWorkKind,
   type PendingChatWorkQuery,

@@ -11,8 +11,9 @@ describe("a queue's handler map", () => {
       'ai.summarize': done,
       'ai.postmortem': done,
       'ai.handoff_digest': done,
+      'ai.chat_answer': done,
     };
-    expect(Object.keys(handlers)).toHaveLength(3);
+    expect(Object.keys(handlers)).toHaveLength(4);
   });
 
   it('does not compile without a handler for one of them, or with a job of another queue', () => {

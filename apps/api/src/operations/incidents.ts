@@ -4,6 +4,7 @@ import {
   Alert,
   AlertStatus,
   CreateIncidentInput,
+  EscalateInput,
   Incident,
   IncidentItemsQuery,
   IncidentList,
@@ -80,6 +81,26 @@ export const incidentOperations = {
     summary: 'Add a note',
     request: { params: IncidentParams, body: jsonBody(AddNoteInput) },
     responses: { 201: answer('The note', TimelineEntry), ...errorAnswers(400, 403, 404, 409, 415) },
+  }),
+  escalate: defineOperation({
+    method: 'post',
+    path: '/api/v1/incidents/{id}/escalate',
+    access: 'member',
+    summary: 'Page the next tier of the escalation policy now',
+    description:
+      'Triggered: the next tier is paged now and the tier after it is due its timeout from now. ' +
+      'Acknowledged: the next tier is paged once (through chat), and no timer restarts. 409 `incident_not_open` ' +
+      'when resolved; 409 `no_next_tier` without a policy or once its last tier was paged (and it does not repeat); ' +
+      '409 `no_reachable_target` when acknowledged and nobody of the tier can be reached by chat; 409 `conflict` ' +
+      'when `expected_tier` (the `next_tier` the caller saw) was paged meanwhile — nothing is paged then.',
+    request: { params: IncidentParams, body: jsonBody(EscalateInput) },
+    responses: {
+      200: answer(
+        'The incident, and the tier paged (1-based)',
+        Incident.extend({ escalated_to_tier: z.number().int().min(1) }),
+      ),
+      ...errorAnswers(400, 403, 404, 409, 415),
+    },
   }),
 };
 

@@ -3,6 +3,7 @@ import {
   actorFromPrincipal,
   addNote,
   createIncident,
+  escalateNow,
   getIncident,
   getTimelinePage,
   listIncidents,
@@ -15,6 +16,8 @@ import { incidentOperations as op } from '../operations/incidents';
 /** Members change incidents; viewers read them. */
 export function addIncidentRoutes(ops: Operations, deps: ApiDeps): void {
   const { ctx } = deps;
+  // An acknowledged incident's manual escalation pages through chat only (docs/api.md#manual-escalation).
+  const chatOn = Boolean(deps.config.chat.botToken);
   ops.add(op.create, async (c, { body }) =>
     c.json(await createIncident(ctx, actorFromPrincipal(principalOf(c)), body), 201),
   );
@@ -28,5 +31,13 @@ export function addIncidentRoutes(ops: Operations, deps: ApiDeps): void {
   );
   ops.add(op.addNote, async (c, { params, body }) =>
     c.json(await addNote(ctx, actorFromPrincipal(principalOf(c)), parseIncidentRef(params.id), body), 201),
+  );
+  ops.add(op.escalate, async (c, { params, body }) =>
+    c.json(
+      await escalateNow(ctx, actorFromPrincipal(principalOf(c)), parseIncidentRef(params.id), {
+        expectedTier: body.expected_tier,
+        chat: chatOn,
+      }),
+    ),
   );
 }

@@ -11,6 +11,7 @@ import { escapeMrkdwn, replyLater } from './replies';
 export const CARD_ACTIONS: Record<string, IncidentAction> = {
   incident_acknowledge: 'acknowledge',
   incident_lead: 'lead',
+  incident_escalate: 'escalate',
   incident_resolve: 'resolve',
 };
 
@@ -42,8 +43,9 @@ export async function runBlockActions(env: CommandEnv, logger: Logger, payload: 
     return;
   }
   const tell = (text: string) => void replyLater(logger, responseUrl, text);
+  const { ref, expectedTier } = parseButtonValue(value ?? '');
   try {
-    const incident = await getIncident(env.ctx, parseIncidentRef(value ?? ''));
+    const incident = await getIncident(env.ctx, parseIncidentRef(ref));
     const identity = await identifyChatUser(
       env.ctx,
       { id: user.id, name: user.name ?? user.username ?? user.id },
@@ -60,6 +62,7 @@ export async function runBlockActions(env: CommandEnv, logger: Logger, payload: 
         commander_id: incident.commander?.id ?? null,
       },
       action,
+      { chat: Boolean(env.config.chat.botToken), expectedTier },
     );
     if (outcome.kind !== 'done') tell(outcome.text);
   } catch (error) {
@@ -71,4 +74,14 @@ export async function runBlockActions(env: CommandEnv, logger: Logger, payload: 
     logger.error({ err: error, action_id: actionId }, 'chat action failed');
     tell(`Firebreak could not do that: ${escapeMrkdwn(appError.message)}`);
   }
+}
+
+/**
+ * A button's value: the incident id, and for Escalate the tier the card showed as next (`<id>:<tier>`,
+ * card.ts), so a double click or two people at once page that tier once and are told so after.
+ */
+export function parseButtonValue(value: string): { ref: string; expectedTier?: number } {
+  const match = /^(.+):([1-9]\d{0,3})$/.exec(value);
+  if (!match) return { ref: value };
+  return { ref: match[1]!, expectedTier: Number(match[2]) };
 }

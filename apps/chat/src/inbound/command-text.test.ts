@@ -21,7 +21,9 @@ describe('parseCommandText', () => {
   it('answers help to nothing and names an unknown word', () => {
     expect(parseCommandText('')).toEqual({ kind: 'help' });
     expect(parseCommandText('   ')).toEqual({ kind: 'help' });
-    expect(parseCommandText('escalate now')).toEqual({ kind: 'unknown', word: 'escalate' });
+    expect(parseCommandText('archive now')).toEqual({ kind: 'unknown', word: 'archive' });
+    expect(parseCommandText('Escalate')).toEqual({ kind: 'escalate' });
+    expect(parseCommandText('status')).toEqual({ kind: 'status' });
   });
 
   it('keeps an empty argument empty, for the usage message', () => {

@@ -6,6 +6,8 @@ export type ParsedCommand =
   | { kind: 'acknowledge' }
   | { kind: 'resolve' }
   | { kind: 'lead' }
+  | { kind: 'escalate' }
+  | { kind: 'status' }
   | { kind: 'note'; text: string }
   | { kind: 'help' }
   | { kind: 'unknown'; word: string };
@@ -16,6 +18,8 @@ const aliases: Record<string, ParsedCommand['kind']> = {
   acknowledge: 'acknowledge',
   resolve: 'resolve',
   lead: 'lead',
+  escalate: 'escalate',
+  status: 'status',
   note: 'note',
   help: 'help',
 };
@@ -49,8 +53,10 @@ export function helpText(command = '/incident'): string {
     `• \`${command} resolve\` resolves this channel's incident`,
     `• \`${command} lead\` makes you its lead (commander)`,
     `• \`${command} note <text>\` adds a note to its timeline`,
+    `• \`${command} escalate\` pages the next tier of its escalation policy now`,
+    `• \`${command} status\` shows its state, lead and latest timeline entries (only to you)`,
     `• \`${command} help\` shows this`,
-    'ack, resolve, lead and note work inside an incident channel (#inc-<number>-…).',
+    'ack, resolve, lead, note, escalate and status work inside an incident channel (#inc-<number>-…).',
   ];
   return escapeMrkdwn(lines.join('\n'));
 }

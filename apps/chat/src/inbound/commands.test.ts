@@ -129,15 +129,24 @@ describe('help', () => {
   it.each(['help', '', 'HELP'])('"%s" lists the subcommands, to the user only', async (text) => {
     const { body } = await s.command({ ...alice, text });
     expect(body.response_type).toBe('ephemeral');
-    for (const word of ['new &lt;title&gt;', 'ack', 'resolve', 'lead', 'note &lt;text&gt;', 'help']) {
+    for (const word of [
+      'new &lt;title&gt;',
+      'ack',
+      'resolve',
+      'lead',
+      'note &lt;text&gt;',
+      'escalate',
+      'status',
+      'help',
+    ]) {
       expect(body.text).toContain(word);
     }
   });
 
   it('names an unknown subcommand and shows the help', async () => {
-    const { body } = await s.command({ ...alice, text: 'escalate <!channel>' });
+    const { body } = await s.command({ ...alice, text: 'archive <!channel>' });
     expect(body.response_type).toBe('ephemeral');
-    expect(body.text).toContain('`/incident escalate` is not a command I know');
+    expect(body.text).toContain('`/incident archive` is not a command I know');
     expect(body.text).toContain('note &lt;text&gt;');
   });
 

@@ -7,13 +7,15 @@ import {
   createIncident,
   findIncidentByChannel,
   identifyChatUser,
+  readIncidentStatus,
   type ServiceContext,
 } from '@firebreak/services';
 import { helpText, parseCommandText } from './command-text';
 import type { ChatInboundDeps } from './deps';
-import { mayChangeIncidents } from './identity';
+import { mayChangeIncidents, mayReadIncidents } from './identity';
 import { isUserFacing, runIncidentAction } from './incident-ops';
 import { type CommandReply, ephemeral, escapeMrkdwn, inChannel, incidentLabel, incidentUrl } from './replies';
+import { statusText } from './status-text';
 
 /** Slash commands default to high: serious enough to page, and nobody types a severity in a hurry. */
 const CHAT_INCIDENT_SEVERITY = 'high';
@@ -62,8 +64,18 @@ export async function runCommand(env: CommandEnv, form: URLSearchParams): Promis
     return ephemeral(`Write the note after the command: \`${command} note &lt;text&gt;\`.`);
   }
   const identity = await identifyChatUser(env.ctx, who, env.lookup);
+  // The latest entries include what the channel never hears (AI summaries, chat failures, post-mortem
+  // changes): only for Firebreak users, as the web UI and the API.
+  if (parsed.kind === 'status') {
+    const permission = mayReadIncidents(identity);
+    if (!permission.ok) return ephemeral(permission.reason);
+    const view = await readIncidentStatus(env.ctx, incident.id);
+    return ephemeral(view ? statusText(view) : `${incidentLabel(incident.number)} no longer exists.`);
+  }
   if (parsed.kind === 'note') return addChatNote(env.ctx, identity, incident, parsed.text);
-  return ephemeral((await runIncidentAction(env.ctx, identity, incident, parsed.kind)).text);
+  // Typed by hand: the next tier, whichever it is (only the card's button names the tier it showed).
+  const escalation = { chat: Boolean(env.config.chat.botToken) };
+  return ephemeral((await runIncidentAction(env.ctx, identity, incident, parsed.kind, escalation)).text);
 }
 
 async function openIncident(

@@ -62,6 +62,21 @@ export function mayChangeIncidents(identity: ChatIdentity): Permission {
   return { ok: true };
 }
 
+/**
+ * Reading an incident from chat beyond what its channel shows (`/incident status`, a question for the
+ * bot): any active Firebreak user, viewers included. An unmatched chat user is refused like for the
+ * other commands (unless `chat_allow_unmatched_users`): being in the workspace is not being a user.
+ */
+export function mayReadIncidents(identity: ChatIdentity): Permission {
+  const { user } = identity;
+  if (!user) {
+    if (identity.unmatched?.allowed) return { ok: true };
+    return { ok: false, reason: unmatchedReason(identity) };
+  }
+  if (!user.active) return { ok: false, reason: 'Your Firebreak account is deactivated.' };
+  return { ok: true };
+}
+
 function unmatchedReason(identity: ChatIdentity): string {
   switch (identity.unmatched?.reason) {
     case 'no_email':

@@ -2,6 +2,7 @@ import { AppError } from '@firebreak/schema';
 import {
   type ChannelIncident,
   type ChatIdentity,
+  escalateNow,
   type ServiceContext,
   updateIncident,
 } from '@firebreak/services';
@@ -9,13 +10,23 @@ import { mayChangeIncidents } from './identity';
 import { escapeMrkdwn, incidentLabel } from './replies';
 
 /** What the card's buttons and the matching commands do. */
-export type IncidentAction = 'acknowledge' | 'resolve' | 'lead';
+export type IncidentAction = 'acknowledge' | 'resolve' | 'lead' | 'escalate';
 
 export interface ActionOutcome {
   /** done: the incident changed; unchanged: it already was so; refused: nothing happened. */
   kind: 'done' | 'unchanged' | 'refused';
   /** For the user who asked (the channel hears about changes from the timeline, through the outbox). */
   text: string;
+}
+
+/**
+ * What an escalation needs beyond the incident: whether chat is on (an acknowledged incident is paged
+ * through it only) and, from the card's button, the tier its card showed as next (a tier paged since
+ * answers "already paged" rather than paging the one after it).
+ */
+export interface EscalationChoice {
+  chat: boolean;
+  expectedTier?: number | undefined;
 }
 
 /**
@@ -27,6 +38,7 @@ export async function runIncidentAction(
   identity: ChatIdentity,
   incident: ChannelIncident,
   action: IncidentAction,
+  escalation: EscalationChoice,
 ): Promise<ActionOutcome> {
   const label = incidentLabel(incident.number);
   const permission = mayChangeIncidents(identity);
@@ -41,6 +53,13 @@ export async function runIncidentAction(
         if (incident.status === 'resolved') return unchanged(`${label} is already resolved.`);
         await updateIncident(ctx, identity.actor, { id: incident.id }, { status: 'resolved' });
         return { kind: 'done', text: `You resolved ${label}.` };
+      case 'escalate': {
+        const escalated = await escalateNow(ctx, identity.actor, { id: incident.id }, escalation);
+        return {
+          kind: 'done',
+          text: `You escalated ${label}: tier ${escalated.escalated_to_tier} is being paged.`,
+        };
+      }
       case 'lead': {
         const user = identity.user;
         if (!user) {
@@ -64,7 +83,15 @@ export async function runIncidentAction(
 
 /** Refusals that say something about the incident (invalid transition, sealed timeline, gone). */
 export function isUserFacing(error: AppError): boolean {
-  return ['invalid_transition', 'conflict', 'not_found', 'validation_failed'].includes(error.code);
+  return [
+    'invalid_transition',
+    'conflict',
+    'not_found',
+    'validation_failed',
+    'incident_not_open',
+    'no_next_tier',
+    'no_reachable_target',
+  ].includes(error.code);
 }
 
 const unchanged = (text: string): ActionOutcome => ({ kind: 'unchanged', text });

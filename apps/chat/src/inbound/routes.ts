@@ -124,7 +124,15 @@ export function addChatRoutes(app: HttpApp, deps: ChatInboundDeps): void {
 
   addRawOperation(app, eventsOperation, async (c) => {
     const raw = await readSignedBody(c, deps);
-    const answer = await handleEvent(deps.ctx, c.get('logger'), parseJson(raw));
+    const answer = await handleEvent(
+      {
+        ctx: deps.ctx,
+        logger: c.get('logger'),
+        aiConfigured: deps.config.ai.provider !== 'none',
+        lookup: env.lookup,
+      },
+      parseJson(raw),
+    );
     return answer ? c.json(answer) : c.body(null, 200);
   });
 }

@@ -15,6 +15,7 @@ const incident = (over: Partial<ChatIncident> = {}): ChatIncident => ({
   commander_id: null,
   escalation_policy_id: null,
   routing_rule_id: null,
+  opened_by_alert_id: null,
   chat_channel_id: 'C1',
   chat_channel_name: 'inc-42-database-primary-down',
   all_alerts_resolved: false,
@@ -31,6 +32,7 @@ const incident = (over: Partial<ChatIncident> = {}): ChatIncident => ({
   commander_name: null,
   commander_slack_user_id: null,
   alert_count: 2,
+  next_tier: 2,
   storm_started_at: null,
   storm_last_absorbed_at: null,
   storm_absorbed_alerts: null,
@@ -46,10 +48,15 @@ const actionIds = (card: { blocks?: unknown[] }) =>
     ?.elements?.map((e) => e.action_id) ?? [];
 
 describe('incident card', () => {
-  it('offers Acknowledge, Make me Lead and Resolve while triggered, and escapes what people wrote', () => {
+  it('offers Acknowledge, Make me Lead, Escalate and Resolve while triggered, and escapes what people wrote', () => {
     const card = renderCard(incident(), 'https://fb.example');
     expect(card.text).toBe('INC-42 [CRITICAL] Database primary down — Triggered');
-    expect(actionIds(card)).toEqual([CARD_ACTIONS.acknowledge, CARD_ACTIONS.lead, CARD_ACTIONS.resolve]);
+    expect(actionIds(card)).toEqual([
+      CARD_ACTIONS.acknowledge,
+      CARD_ACTIONS.lead,
+      CARD_ACTIONS.escalate,
+      CARD_ACTIONS.resolve,
+    ]);
     expect(JSON.stringify(card)).toContain('Replica &lt;pg-2&gt; lags &amp; alerts');
     expect(JSON.stringify(card)).toContain('<https://fb.example/incidents/42|Open in Firebreak>');
     expect(JSON.stringify(card)).toContain('Alert (2 alerts)');
@@ -57,7 +64,7 @@ describe('incident card', () => {
 
   it('drops Acknowledge once acknowledged and every button once resolved', () => {
     const acknowledged = renderCard(incident({ status: 'acknowledged' }), 'https://fb.example');
-    expect(actionIds(acknowledged)).toEqual([CARD_ACTIONS.lead, CARD_ACTIONS.resolve]);
+    expect(actionIds(acknowledged)).toEqual([CARD_ACTIONS.lead, CARD_ACTIONS.escalate, CARD_ACTIONS.resolve]);
     const resolved = renderCard(incident({ status: 'resolved', mttr_seconds: 3720 }), 'https://fb.example');
     expect(actionIds(resolved)).toEqual([]);
     expect(blocks(resolved)[0]?.text?.text).toBe('✅ [RESOLVED] INC-42: Database primary down');
@@ -68,6 +75,22 @@ describe('incident card', () => {
     const a = cardDigest(renderCard(incident(), 'https://fb.example'));
     expect(cardDigest(renderCard(incident({ updated_at: new Date() }), 'https://fb.example'))).toBe(a);
     expect(cardDigest(renderCard(incident({ severity: 'high' }), 'https://fb.example'))).not.toBe(a);
+    // A step moves the tier the Escalate button names: the card is edited to name the next one.
+    expect(cardDigest(renderCard(incident({ next_tier: 3 }), 'https://fb.example'))).not.toBe(a);
+  });
+
+  it('names the tier it shows as next in the Escalate button, so a second click pages nothing more', () => {
+    type Button = { action_id: string; value: string };
+    const escalateValueOf = (card: { blocks?: unknown[] }) => {
+      const buttons = (blocks(card).find((b) => b.type === 'actions')?.elements ?? []) as Button[];
+      return buttons.find((e) => e.action_id === CARD_ACTIONS.escalate)?.value;
+    };
+    expect(escalateValueOf(renderCard(incident(), 'https://fb.example'))).toBe(
+      '00000000-0000-4000-8000-000000000042:2',
+    );
+    expect(escalateValueOf(renderCard(incident({ next_tier: null }), 'https://fb.example'))).toBe(
+      '00000000-0000-4000-8000-000000000042',
+    );
   });
 });
 

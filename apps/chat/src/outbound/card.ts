@@ -21,6 +21,7 @@ type Incident = ChatIncident;
 export const CARD_ACTIONS = {
   acknowledge: 'incident_acknowledge',
   lead: 'incident_lead',
+  escalate: 'incident_escalate',
   resolve: 'incident_resolve',
 } as const;
 
@@ -54,8 +55,8 @@ function contextText(incident: Incident, publicUrl: string): string {
 
 /**
  * The incident card (docs/integrations/slack.md#card), rendered from the incident as it is now; `chat.update`
- * replaces it wholesale when the state changes. Acknowledge is offered while triggered, Make me Lead and
- * Resolve until resolved; a resolved card has no buttons.
+ * replaces it wholesale when the state changes. Acknowledge is offered while triggered, Make me Lead,
+ * Escalate (page the next tier now) and Resolve until resolved; a resolved card has no buttons.
  */
 export function renderCard(incident: Incident, publicUrl: string): ChatMessage {
   const resolved = incident.status === 'resolved';
@@ -71,6 +72,7 @@ export function renderCard(incident: Incident, publicUrl: string): ChatMessage {
       ? [button('Acknowledge', CARD_ACTIONS.acknowledge, incident.id, 'primary')]
       : []),
     button('Make me Lead', CARD_ACTIONS.lead, incident.id),
+    button('Escalate', CARD_ACTIONS.escalate, escalateValue(incident)),
     button('Resolve', CARD_ACTIONS.resolve, incident.id, 'danger'),
   ];
   const blocks: ChatBlock[] = [
@@ -99,6 +101,15 @@ export function renderCard(incident: Incident, publicUrl: string): ChatMessage {
   // The fallback is what notifications show: an alert titled `<!channel>` must not page a channel.
   const text = `INC-${incident.number} [${severity.toUpperCase()}] ${escapeMrkdwn(incident.title)} — ${status}`;
   return { text, blocks };
+}
+
+/**
+ * The Escalate button's value: the incident and the tier the card shows as next (`<id>:<tier>`), so
+ * two clicks at once page one tier (the second is told it was paged). The tier is part of the card's
+ * digest, so the card is edited after each step and the button keeps naming the next tier.
+ */
+export function escalateValue(incident: Pick<Incident, 'id' | 'next_tier'>): string {
+  return incident.next_tier === null ? incident.id : `${incident.id}:${incident.next_tier}`;
 }
 
 /** What the card shows, in short: it is edited only when this changes. */

@@ -10,16 +10,19 @@ export type ChatOperation =
   | 'update_card'
   | 'update_topic'
   | 'rename_channel'
-  | 'direct_message';
+  | 'direct_message'
+  | 'invite_member'
+  | 'answer_question';
 
 /** Setting a channel up counts as creating it; everything after as posting (the log lines below). */
 const CREATION: ReadonlySet<ChatOperation> = new Set(['create_channel', 'setup_channel']);
 
 /**
  * The exact log line (docs/integrations/slack.md#failures), e.g.
- * `slack: post message failed: not_in_channel`.
+ * `slack: post message failed: not_in_channel`; invites have their own, `slack: invite failed: <code>`.
  */
 export function failureLine(operation: ChatOperation, code: string): string {
+  if (operation === 'invite_member') return `slack: invite failed: ${code}`;
   return CREATION.has(operation)
     ? `slack: channel creation failed: ${code}`
     : `slack: post message failed: ${code}`;

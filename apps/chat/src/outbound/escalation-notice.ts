@@ -32,8 +32,13 @@ export async function sendEscalationNotice(jc: ChatJob, entryId: string): Promis
   const incident = await readChatIncident(jc.session);
   if (!incident) return;
   // A notice that arrives after someone took the incident (the job waited out a chat outage) would
-  // page for nothing; the channel still records the step.
-  if (incident.status === 'triggered') await sendDirectMessages(jc, incident, entryId, entry.data.targets);
+  // page for nothing; the channel still records the step. A step escalated by hand while the incident
+  // was acknowledged (`while_acknowledged`) is someone asking for help: it pages until the incident is
+  // resolved. A manual step taken while triggered is a page like a timer's: taken meanwhile, it is late.
+  const wanted =
+    incident.status === 'triggered' ||
+    (entry.data.while_acknowledged === true && incident.status === 'acknowledged');
+  if (wanted) await sendDirectMessages(jc, incident, entryId, entry.data.targets);
   else
     jc.ctx.logger.info({ incident_id: incident.id, entry_id: entryId }, 'chat: page skipped, incident taken');
   await flushChannel(jc, entry.seq);

@@ -18,7 +18,11 @@ const fields = (jc: ChatJob, error: ChatCallError) => ({
  * chat starts failing or the code changes, not for every job of a revoked token; each one is counted in
  * `/metrics`.
  */
-function reportChatFailure(jc: ChatJob, error: ChatCallError, extra: Record<string, unknown> = {}): void {
+export function reportChatFailure(
+  jc: ChatJob,
+  error: ChatCallError,
+  extra: Record<string, unknown> = {},
+): void {
   jc.ctx.failures.failed('chat', {
     reason: error.code,
     line: failureLine(error.operation, error.code),

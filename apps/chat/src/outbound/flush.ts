@@ -9,6 +9,7 @@ import {
 import { postInChannel } from './channel-calls';
 import { ChannelPendingError, isRefusal } from './errors';
 import { reportRefusal } from './failures';
+import { inviteOwedPeople } from './invites';
 import type { ChatJob } from './job';
 import { CHANNEL_ENTRY_TYPES, renderEntry } from './messages';
 import { refreshChannel } from './refresh';
@@ -42,7 +43,8 @@ async function channelToPostIn(jc: ChatJob, incident: ChatIncident): Promise<str
  * `seq` order, recording each as soon as the chat service took it: whichever job runs first posts in
  * the right order, and a retried job never posts twice. A refused post is recorded as refused, so it
  * is tried exactly once, and reported; the others are still tried (a refusal may concern one message
- * only). The card and topic then follow the incident, unless the channel refused something. Returns
+ * only). The card and topic then follow the incident, unless the channel refused something, and the
+ * people the channel owes an invite are invited (invites.ts). Returns
  * the incident as it was read last, or undefined when there is no channel to post in or it refused.
  */
 export async function flushChannel(jc: ChatJob, uptoSeq: string | null): Promise<ChatIncident | undefined> {
@@ -67,6 +69,8 @@ export async function flushChannel(jc: ChatJob, uptoSeq: string | null): Promise
   if (refused) return undefined;
   const current = (await readChatIncident(jc.session)) ?? incident;
   await refreshChannel(jc, current);
+  // After the card and the posts: whoever joins sees the channel as it stands.
+  if (current.status !== 'resolved') await inviteOwedPeople(jc, channelId);
   return current;
 }
 

@@ -32,7 +32,7 @@ export interface ChatJob extends OutboundDeps {
 // Another job of the same incident is working: come back shortly (it does not count as a try).
 const LOCK_BUSY_DELAY_MS = 150;
 
-const isLastTry = (job: Job) => job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+export const isLastTry = (job: Job) => job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 
 /**
  * Runs one chat job under its incident's lock and turns chat failures into what the job does next:

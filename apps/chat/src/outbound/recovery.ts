@@ -1,5 +1,10 @@
 import { createJobQueues } from '@firebreak/queue';
-import { recoverChatWork, reportIfDatabaseUnavailable, type ServiceContext } from '@firebreak/services';
+import {
+  recoverChatQuestions,
+  recoverChatWork,
+  reportIfDatabaseUnavailable,
+  type ServiceContext,
+} from '@firebreak/services';
 import { OPENING_WINDOW_MS } from './flush';
 import { CHANNEL_ENTRY_TYPES } from './messages';
 
@@ -45,7 +50,9 @@ export function startChatRecovery(
   };
   let lastFound = 0;
   const pass = async () => {
-    const found = await recoverChatWork(ctx, queues, rules);
+    // Questions of the bot too (docs/chat.md#questions): an answer not yet posted, an AI answer pending.
+    const found =
+      (await recoverChatWork(ctx, queues, rules)) + (await recoverChatQuestions(ctx, queues, rules));
     // Once per episode, not once per pass: a job riding out a chat outage stays owed for minutes.
     if (found > 0 && lastFound === 0) {
       ctx.logger.info({ jobs: found }, 'chat: re-queued chat work the queue had lost');

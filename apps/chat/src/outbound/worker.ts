@@ -8,6 +8,7 @@ import {
   type RedisConfig,
 } from '@firebreak/queue';
 import { type ServiceContext, sendShiftNotice } from '@firebreak/services';
+import { answerQuestion } from './answer-question';
 import { chatConcurrency } from './concurrency';
 import { ChannelPendingError } from './errors';
 import { sendEscalationNotice } from './escalation-notice';
@@ -81,6 +82,10 @@ export function startChatWorker(ctx: ServiceContext, options: ChatWorkerOptions)
       'chat.mark_resolved': (p, job) => run(job, p.incident_id, markResolved),
       'chat.escalation_notice': (p, job) =>
         run(job, p.incident_id, (jc) => sendEscalationNotice(jc, p.entry_id)),
+      // A question may come from any channel: the job takes the incident's lock only when it has one.
+      'chat.answer_question': async (p, job) => {
+        if (deps) await answerQuestion(deps, job, p.question_id);
+      },
       // Not an incident's work: no incident lock; the notice's own row lock keeps it to one message.
       // Chat off: the notice is recorded as not sent, so it is not queued again for nothing.
       'chat.shift_notice': (p, job) =>

@@ -1,2 +1,3 @@
 export * from './channel-incident';
 export * from './identify';
+export * from './incident-status';

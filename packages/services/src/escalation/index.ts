@@ -1,3 +1,4 @@
+export * from './escalate-now';
 export * from './fire-separately';
 export * from './fire-steps';
 export * from './list-overdue';
