@@ -21,6 +21,12 @@ export const router = createBrowserRouter([
       { index: true, element: <Navigate to="/incidents" replace /> },
       { path: 'incidents', element: <IncidentsPage /> },
       { path: 'incidents/:ref', element: <IncidentPage /> },
+      {
+        path: 'incidents/:ref/postmortem',
+        lazy: async () => ({
+          Component: (await import('./pages/postmortem/PostmortemPage')).PostmortemPage,
+        }),
+      },
       { path: 'alerts', element: <AlertsPage /> },
       {
         path: 'integrations',
@@ -73,6 +79,20 @@ export const router = createBrowserRouter([
       {
         path: 'audit-log',
         lazy: async () => ({ Component: (await import('./pages/audit-log/AuditLogPage')).AuditLogPage }),
+      },
+      {
+        path: 'action-items',
+        lazy: async () => ({
+          Component: (await import('./pages/action-items/ActionItemsPage')).ActionItemsPage,
+        }),
+      },
+      {
+        path: 'handoff',
+        lazy: async () => ({ Component: (await import('./pages/handoff/HandoffPage')).HandoffPage }),
+      },
+      {
+        path: 'analytics',
+        lazy: async () => ({ Component: (await import('./pages/analytics/AnalyticsPage')).AnalyticsPage }),
       },
       { path: '*', element: <NotFoundPage /> },
     ],

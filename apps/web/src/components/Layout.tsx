@@ -4,11 +4,12 @@ import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { api } from '../lib/api';
 import { forgetPushOnThisDevice } from '../lib/push';
 import { useMe } from '../lib/session';
+import { type NavItem, NavItems } from './NavItems';
 import { ReadinessBanner } from './ReadinessBanner';
 
 // `fromSettings`: an admin's page reached from Settings; listed here for its title, kept out of the
-// bar, which is already as wide as a laptop screen.
-const links: { to: string; label: string; fromSettings?: boolean }[] = [
+// bar, which is already as wide as a laptop screen. `group`: in that menu of the bar (NavItems).
+const links: (NavItem & { fromSettings?: boolean })[] = [
   { to: '/incidents', label: 'Incidents' },
   { to: '/alerts', label: 'Alerts' },
   { to: '/integrations', label: 'Integrations' },
@@ -22,6 +23,9 @@ const links: { to: string; label: string; fromSettings?: boolean }[] = [
   { to: '/outgoing-webhooks', label: 'Outgoing webhooks', fromSettings: true },
   { to: '/import', label: 'Import' },
   { to: '/audit-log', label: 'Audit log', fromSettings: true },
+  { to: '/action-items', label: 'Action items', group: 'Follow-up' },
+  { to: '/handoff', label: 'Shift hand-off', group: 'Follow-up' },
+  { to: '/analytics', label: 'Analytics', group: 'Follow-up' },
 ];
 
 /** The page's name in the browser tab and in a screen reader's list of windows. */
@@ -67,13 +71,7 @@ export function Layout() {
           Firebreak
         </NavLink>
         <nav className="nav" aria-label="Main">
-          {links
-            .filter((link) => !link.fromSettings)
-            .map((link) => (
-              <NavLink key={link.to} to={link.to}>
-                {link.label}
-              </NavLink>
-            ))}
+          <NavItems items={links.filter((link) => !link.fromSettings)} />
         </nav>
         <div className="whoami">
           <span>

@@ -12,6 +12,7 @@ import type {
   CreateOutgoingWebhookInput,
   CreateScheduleInput,
   EscalationPolicy,
+  HandoffDigest,
   ImportResult,
   Incident,
   IncidentSeverity,
@@ -22,7 +23,6 @@ import type {
   OnCall,
   OnCallImportResult,
   OutgoingWebhook,
-  Postmortem,
   Readiness,
   Role,
   RoutingRule,
@@ -47,6 +47,16 @@ import type {
   PagingMethods,
   ScheduleOverride,
 } from './oncall-types';
+import type {
+  ActionItem,
+  ActionItemStatus,
+  CreateActionItemInput,
+  PostmortemComment,
+  PostmortemDocument,
+  PostmortemTemplate,
+  SavePostmortemInput,
+  UpdateActionItemInput,
+} from './postmortem-types';
 
 export type Me = { kind: 'session' | 'api_key'; role: Role; user: User | null };
 export type IncidentPatch = Partial<{
@@ -63,6 +73,12 @@ export type StormSettings = Partial<
     'storm_mode_enabled' | 'storm_threshold_incidents' | 'storm_window_minutes' | 'storm_calm_minutes'
   >
 >;
+
+/** What happens around an incident (docs/api.md#settings): automatic post-mortem drafts, chat copied in. */
+export type FollowupSettings = Partial<
+  Pick<SettingsView, 'postmortem_auto_draft_min_minutes' | 'chat_timeline_sync'>
+>;
+export type ActionItemsQuery = { status?: ActionItemStatus; owner_id?: string; cursor?: string };
 
 export type ChatUserSettings = Partial<
   Pick<SettingsView, 'chat_user_default_role' | 'chat_allow_unmatched_users'>
@@ -102,6 +118,13 @@ export const api = {
   timeline: (ref: string) =>
     fetchAllPages<'entries', TimelineEntry>(`/api/v1/incidents/${id(ref)}/timeline`, 'entries'),
   addNote: (ref: string, text: string) => post<TimelineEntry>(`/api/v1/incidents/${id(ref)}/notes`, { text }),
+  /** Pages the next tier of its policy now (docs/api.md#manual-escalation). */
+  /** `expectedTier`: the `next_tier` shown; a tier paged meanwhile answers 409 and pages nothing. */
+  escalateIncident: (ref: string, expectedTier?: number) =>
+    post<Incident & { escalated_to_tier: number }>(
+      `/api/v1/incidents/${id(ref)}/escalate`,
+      expectedTier === undefined ? {} : { expected_tier: expectedTier },
+    ),
   /** Every page, then newest received first (the API pages in a fixed order that is not by time). */
   incidentAlerts: async (ref: string) => {
     const { alerts } = await fetchAllPages<'alerts', Alert>(`/api/v1/incidents/${id(ref)}/alerts`, 'alerts');
@@ -109,15 +132,45 @@ export const api = {
   },
   requestSummary: (ref: string) => post<{ job_id: string }>(`/api/v1/incidents/${id(ref)}/summary`),
   requestPostmortem: (ref: string) => post<{ job_id: string }>(`/api/v1/incidents/${id(ref)}/postmortem`),
-  /** The draft, or null before the first one (404). */
+  /** The document, or null while none was written and no AI draft was ever requested (404). */
   postmortem: async (ref: string) => {
     try {
-      return await get<Postmortem>(`/api/v1/incidents/${id(ref)}/postmortem`);
+      return await get<PostmortemDocument>(`/api/v1/incidents/${id(ref)}/postmortem`);
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404) return null;
+      if (error instanceof ApiError && error.code === 'postmortem_not_found') return null;
       throw error;
     }
   },
+  /** Creates or replaces it; a `version` that is no longer the current one answers 409 `postmortem_conflict`. */
+  savePostmortem: (ref: string, input: SavePostmortemInput) =>
+    put<PostmortemDocument>(`/api/v1/incidents/${id(ref)}/postmortem`, input),
+  /** A same-origin link: the session cookie authorises the download. */
+  postmortemMarkdownUrl: (ref: string) => `/api/v1/incidents/${id(ref)}/postmortem.md`,
+  postmortemTemplates: () => get<{ items: PostmortemTemplate[] }>('/api/v1/postmortem-templates'),
+  actionItems: (ref: string) =>
+    get<{ items: ActionItem[] }>(`/api/v1/incidents/${id(ref)}/postmortem/action-items`),
+  addActionItem: (ref: string, input: CreateActionItemInput) =>
+    post<ActionItem>(`/api/v1/incidents/${id(ref)}/postmortem/action-items`, input),
+  updateActionItem: (ref: string, itemId: string, changes: UpdateActionItemInput) =>
+    patch<ActionItem>(`/api/v1/incidents/${id(ref)}/postmortem/action-items/${id(itemId)}`, changes),
+  deleteActionItem: (ref: string, itemId: string) =>
+    del(`/api/v1/incidents/${id(ref)}/postmortem/action-items/${id(itemId)}`),
+  /** Across incidents, overdue first then by due date; `owner_id: 'me'` is the signed-in person. */
+  allActionItems: (query: ActionItemsQuery) => {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) if (value) params.set(key, value);
+    return get<{ items: ActionItem[]; next_cursor: string | null }>(`/api/v1/action-items?${params}`);
+  },
+  postmortemComments: (ref: string) =>
+    get<{ items: PostmortemComment[] }>(`/api/v1/incidents/${id(ref)}/postmortem/comments`),
+  addPostmortemComment: (ref: string, body: string) =>
+    post<PostmortemComment>(`/api/v1/incidents/${id(ref)}/postmortem/comments`, { body }),
+  deletePostmortemComment: (ref: string, commentId: string) =>
+    del(`/api/v1/incidents/${id(ref)}/postmortem/comments/${id(commentId)}`),
+  /** A shift hand-off digest of the window (default the last 12 hours), written by AI in the background. */
+  requestHandoffDigest: (window: { since?: string; until?: string }) =>
+    post<{ id: string }>('/api/v1/handoff-digests', window),
+  handoffDigest: (digestId: string) => get<HandoffDigest>(`/api/v1/handoff-digests/${id(digestId)}`),
 
   alerts: (query: { status?: string; source?: string }) => {
     const params = new URLSearchParams({ limit: '100' });
@@ -202,6 +255,7 @@ export const api = {
     patch<SettingsView>('/api/v1/settings', { fixed_webhooks_enabled: enabled }),
   setChatUserSettings: (changes: ChatUserSettings) => patch<SettingsView>('/api/v1/settings', changes),
   setStormSettings: (changes: StormSettings) => patch<SettingsView>('/api/v1/settings', changes),
+  setFollowupSettings: (changes: FollowupSettings) => patch<SettingsView>('/api/v1/settings', changes),
   testChat: () => post<SettingsView['chat']>('/api/v1/settings/chat/test'),
   apiKeys: () => get<{ api_keys: ApiKey[] }>('/api/v1/api-keys'),
   createApiKey: (name: string, role: Role) =>

@@ -21,9 +21,11 @@ export const entryTitle: Record<TimelineEntry['type'], string> = {
   chat_failed: 'Chat failure',
   alerts_all_resolved: 'Alerts',
   postmortem_drafted: 'Post-mortem',
+  postmortem_status_changed: 'Post-mortem',
   handoff_digest: 'Hand-off',
   storm_started: 'Storm',
   storm_calmed: 'Storm',
+  chat_message: 'Chat',
 };
 
 export function entryText(entry: Pick<TimelineEntry, 'type' | 'data'>): string {
@@ -52,7 +54,8 @@ export function entryText(entry: Pick<TimelineEntry, 'type' | 'data'>): string {
       return str(d.text);
     case 'escalation_triggered': {
       const targets = Array.isArray(d.targets) ? d.targets.map(nameOf).filter(Boolean).join(', ') : '';
-      return `Tier ${str(d.tier)} of ${nameOf(d.policy) || 'the policy'} paged${targets ? `: ${targets}` : ' (nobody on call)'}`;
+      const how = d.manual === true ? ' (escalated by hand)' : '';
+      return `Tier ${str(d.tier)} of ${nameOf(d.policy) || 'the policy'} paged${how}${targets ? `: ${targets}` : ' (nobody on call)'}`;
     }
     case 'chat_channel_created':
       return `Channel #${str(d.channel_name)} created`;
@@ -61,9 +64,16 @@ export function entryText(entry: Pick<TimelineEntry, 'type' | 'data'>): string {
     case 'alerts_all_resolved':
       return 'Every linked alert is resolved; the incident stays open until someone resolves it.';
     case 'postmortem_drafted':
-      return 'A post-mortem draft is ready (below).';
+      // `applied: false`: people had edited the text, so the draft waits beside it on the post-mortem page.
+      return d.applied === false
+        ? 'An AI post-mortem draft is ready; people’s text was kept (see the post-mortem page).'
+        : 'An AI post-mortem draft is ready (see the post-mortem page).';
+    case 'postmortem_status_changed':
+      return `Post-mortem ${postmortemStatusText(d.from)} → ${postmortemStatusText(d.to)}`;
     case 'handoff_digest':
       return str(d.text) || 'Included in a shift hand-off digest.';
+    case 'chat_message':
+      return str(d.text);
     case 'storm_started':
       return `Alert storm: more than ${str(d.threshold_incidents)} incidents from alerts within ${str(d.window_minutes)} min; further alerts are linked here instead of opening incidents`;
     case 'storm_calmed':
@@ -82,4 +92,10 @@ function viaText(via: unknown): string {
     push: 'push notification',
   };
   return typeof via === 'string' && ways[via] ? ` (by ${ways[via]})` : '';
+}
+
+/** A post-mortem's status as people say it (docs/postmortems.md#statuses). */
+function postmortemStatusText(status: unknown): string {
+  const words: Record<string, string> = { draft: 'draft', in_review: 'in review', published: 'published' };
+  return words[str(status)] ?? str(status);
 }

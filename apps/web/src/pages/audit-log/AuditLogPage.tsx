@@ -21,6 +21,7 @@ const entityLabels: Record<AuditEntityType, string> = {
   calendar_feed: 'Calendar link',
   contact_method: 'Contact method',
   notification_rules: 'Notification rules',
+  postmortem_template: 'Post-mortem template',
 };
 
 /** Who changed which piece of configuration, and when (admins only: it names credentials and people). */

@@ -7,8 +7,8 @@ import { LIVE_INTERVAL_MS } from '../../lib/live';
 import { canWrite, useMe } from '../../lib/session';
 
 /**
- * AI summary and post-mortem draft (docs/api.md, "AI"), only when a provider is configured; otherwise
- * one line says so, rather than buttons that would answer 409.
+ * AI summary (docs/api.md, "AI"), only when a provider is configured; otherwise one line says so, rather
+ * than a button that would answer 409. Post-mortem drafts live on the post-mortem page (PostmortemCard).
  */
 export function AiPanel({ incident }: { incident: Incident }) {
   const me = useMe();
@@ -21,19 +21,9 @@ export function AiPanel({ incident }: { incident: Incident }) {
     queryFn: () => api.timeline(incident.id),
     refetchInterval: LIVE_INTERVAL_MS,
   });
-  const postmortem = useQuery({
-    queryKey: ['postmortem', incident.id],
-    queryFn: () => api.postmortem(incident.id),
-    enabled: configured && incident.status === 'resolved',
-    refetchInterval: (query) => (query.state.data?.status === 'pending' ? LIVE_INTERVAL_MS : false),
-  });
   const summarise = useMutation({
     mutationFn: () => api.requestSummary(incident.id),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['timeline', incident.id] }),
-  });
-  const redraft = useMutation({
-    mutationFn: () => api.requestPostmortem(incident.id),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['postmortem', incident.id] }),
   });
 
   if (!settings.data) return null;
@@ -42,7 +32,7 @@ export function AiPanel({ incident }: { incident: Incident }) {
       <section className="card" aria-label="AI">
         <h2>AI</h2>
         <p className="subtle small" style={{ margin: 0 }}>
-          Summaries and post-mortem drafts appear here when an AI provider is configured (AI_PROVIDER).
+          Summaries appear here when an AI provider is configured (AI_PROVIDER).
         </p>
       </section>
     );
@@ -68,24 +58,6 @@ export function AiPanel({ incident }: { incident: Incident }) {
         ) : null}
         <ErrorMessage error={summarise.error} />
       </div>
-      {incident.status === 'resolved' ? (
-        <div>
-          <h2>Post-mortem draft</h2>
-          <ErrorMessage error={postmortem.error} />
-          {postmortem.data === null ? <p className="subtle small">Not drafted yet.</p> : null}
-          {postmortem.data?.status === 'pending' ? <p className="subtle small">Drafting…</p> : null}
-          {postmortem.data?.error ? (
-            <ErrorMessage error={new Error(postmortem.data.error)} prefix="Drafting failed" />
-          ) : null}
-          {postmortem.data?.content ? <pre>{postmortem.data.content}</pre> : null}
-          {writer ? (
-            <button type="button" disabled={redraft.isPending} onClick={() => redraft.mutate()}>
-              Redraft post-mortem
-            </button>
-          ) : null}
-          <ErrorMessage error={redraft.error} />
-        </div>
-      ) : null}
     </section>
   );
 }

@@ -4,6 +4,7 @@ import { ErrorMessage } from '../../components/ErrorMessage';
 import { severities, severityLabel } from '../../lib/labels';
 import { canWrite, useMe } from '../../lib/session';
 import { CommanderControl } from './CommanderControl';
+import { EscalateButton } from './EscalateButton';
 import { useIncidentChange } from './use-incident-change';
 
 /** Acknowledge, Resolve, severity and commander: the incident actions of a member (docs/api.md#roles). */
@@ -61,6 +62,7 @@ export function IncidentActions({ incident }: { incident: Incident }) {
         >
           Resolve
         </button>
+        <EscalateButton incident={incident} />
         <label className="inline">
           Severity
           <select

@@ -9,6 +9,7 @@ import { IncidentActions } from './IncidentActions';
 import { IncidentAlerts } from './IncidentAlerts';
 import { IncidentFacts } from './IncidentFacts';
 import { NoteForm } from './NoteForm';
+import { PostmortemCard } from './PostmortemCard';
 import { Timeline } from './Timeline';
 
 export function IncidentPage() {
@@ -66,6 +67,7 @@ export function IncidentPage() {
         </div>
         <div className="stack">
           <IncidentFacts incident={data} />
+          <PostmortemCard incident={data} />
           <AiPanel incident={data} />
           <IncidentAlerts incidentId={data.id} />
         </div>

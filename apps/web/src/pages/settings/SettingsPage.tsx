@@ -9,6 +9,7 @@ import { ChatSection } from './ChatSection';
 import { ChatUsersSection } from './ChatUsersSection';
 import { DefaultPolicySection } from './DefaultPolicySection';
 import { FixedPathsSection } from './FixedPathsSection';
+import { FollowupSection } from './FollowupSection';
 import { OutgoingWebhooksLink } from './OutgoingWebhooksLink';
 import { StormSection } from './StormSection';
 import { WebhookSecretSection } from './WebhookSecretSection';
@@ -37,6 +38,7 @@ export function SettingsPage() {
           <ChatUsersSection settings={settings.data} admin={admin} />
           <DefaultPolicySection settings={settings.data} admin={admin} />
           <StormSection settings={settings.data} admin={admin} />
+          <FollowupSection settings={settings.data} admin={admin} />
           {admin ? <OutgoingWebhooksLink /> : null}
           {admin ? <AuditLogLink /> : null}
           {admin ? <ApiKeysSection /> : null}
