@@ -19,7 +19,9 @@ const SCRAPE_TIMEOUT_MS = 5000;
  */
 export async function runHttpProcess(webRoot: string): Promise<void> {
   const config = loadConfigOrExit();
-  const send = (message: HttpProcessMessage) => process.send?.(message);
+  // With a callback, a send after the primary has gone fails quietly (the IPC channel closed: node:cluster
+  // ends this process anyway) instead of throwing an unhandled 'error' with a stack trace on the way out.
+  const send = (message: HttpProcessMessage) => process.send?.(message, undefined, {}, () => {});
   const serve = await new Promise<ServeMessage>((done) => {
     const onMessage = (message: unknown) => {
       if (!isPrimaryMessage(message)) return;

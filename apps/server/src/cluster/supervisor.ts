@@ -55,6 +55,9 @@ export class HttpProcesses {
     return new Promise((resolve, reject) => {
       let listening = 0;
       const failed = (worker: Worker, code: number | null, signal: string | null) => {
+        // A shutdown that began while the processes were starting drains them, and they exit: that is
+        // the stop asked for, not a failed start. The shutdown exits the primary; this start never settles.
+        if (this.stopping) return;
         if (listening < this.slots.length) {
           reject(
             new Error(
