@@ -15,6 +15,7 @@ import { addAiRoutes } from './routes/ai';
 import { addAlertRoutes } from './routes/alerts';
 import { addAnalyticsRoutes } from './routes/analytics';
 import { addApiKeyRoutes } from './routes/api-keys';
+import { addAttachmentRoutes, attachmentOwnBodyLimits } from './routes/attachments';
 import { addAuditLogRoutes } from './routes/audit-log';
 import { addAuthRoutes } from './routes/auth';
 import { addCalendarRoutes } from './routes/calendar';
@@ -33,6 +34,8 @@ import { addReferenceRoutes } from './routes/reference';
 import { addRoutingRuleRoutes } from './routes/routing-rules';
 import { addScheduleRoutes } from './routes/schedules';
 import { addSettingsRoutes } from './routes/settings';
+import { addStatusPageRoutes } from './routes/status-page';
+import { addTelegramRoutes } from './routes/telegram';
 import { addUserRoutes } from './routes/users';
 import { addWebUi } from './web-ui';
 
@@ -57,7 +60,7 @@ export function addApiRoutes(app: HttpApp, deps: ApiDeps): void {
       trustProxy: deps.config.trustProxy,
     }),
   );
-  app.use('/api/v1/*', limitApiBody());
+  app.use('/api/v1/*', limitApiBody(attachmentOwnBodyLimits));
   app.use('/api/v1/*', createCsrfGuard(deps.config.publicUrl));
   addReferenceRoutes(app);
   addAuthRoutes(ops, deps);
@@ -73,10 +76,13 @@ export function addApiRoutes(app: HttpApp, deps: ApiDeps): void {
   addAlertRoutes(ops, deps);
   addAiRoutes(ops, deps);
   addPostmortemRoutes(ops, deps);
+  addAttachmentRoutes(ops, deps);
   addRoutingRuleRoutes(ops, deps);
   addMaintenanceWindowRoutes(ops, deps);
   addIntegrationRoutes(ops, deps);
   addSettingsRoutes(ops, deps);
+  addTelegramRoutes(ops, deps);
+  addStatusPageRoutes(ops, app, deps);
   addImportRoutes(ops, deps);
   addOutgoingWebhookRoutes(ops, deps);
   addAuditLogRoutes(ops, deps);

@@ -17,7 +17,9 @@ export interface ApiDeps {
     | 'oidc'
     | 'passwordLogin'
     | 'paging'
-  >;
+  > &
+    // Optional: an app built without it (older tests) has only what Settings → Telegram holds.
+    Partial<Pick<Config, 'telegram'>>;
   /** The built web UI (`apps/web/dist`) to serve at `/`; absent: no UI (tests of the API alone). */
   webRoot?: string;
 }

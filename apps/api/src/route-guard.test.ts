@@ -15,6 +15,8 @@ const publicRoutes = new Set([
   'GET /api/v1/docs/scalar.js',
   // A calendar feed: calendar applications cannot log in; the token in the URL is the credential.
   'GET /api/v1/calendar/:feed',
+  // The public status page as JSON: it shows only what was published for anyone (docs/status-page.md).
+  'GET /api/v1/status',
   // A page's acknowledge link: whoever was paged may not be logged in; the signed token is the
   // credential, and GET only shows the page (docs/paging.md#acknowledge-links).
   'GET /api/v1/page/:token',

@@ -70,6 +70,12 @@ export const router = createBrowserRouter([
         lazy: async () => ({ Component: (await import('./pages/settings/SettingsPage')).SettingsPage }),
       },
       {
+        path: 'status-page',
+        lazy: async () => ({
+          Component: (await import('./pages/status-page/StatusPagePage')).StatusPagePage,
+        }),
+      },
+      {
         path: 'outgoing-webhooks',
         lazy: async () => ({
           Component: (await import('./pages/outgoing-webhooks/OutgoingWebhooksPage')).OutgoingWebhooksPage,

@@ -19,6 +19,8 @@ export const settingKeys = {
   postmortemAutoDraftMinMinutes: 'postmortem_auto_draft_min_minutes',
   /** True copies people's messages in incident channels into the timeline as `chat_message` entries. */
   chatTimelineSync: 'chat_timeline_sync',
+  /** The public status page's heading (absent: "Service status"). */
+  statusPageTitle: 'status_page_title',
 } as const;
 
 export async function getSetting<T>(sql: Queryable, key: string): Promise<T | undefined> {

@@ -27,6 +27,7 @@ export const redactedPaths = [
   'config.redis.password',
   'config.chat.botToken',
   'config.chat.signingSecret',
+  'config.telegram.botToken',
   'config.ai.apiKey',
 ];
 

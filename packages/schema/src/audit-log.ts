@@ -18,6 +18,8 @@ export const AuditEntityType = z.enum([
   'contact_method',
   'notification_rules',
   'postmortem_template',
+  'schedule_unavailability',
+  'status_page_component',
 ]);
 export type AuditEntityType = z.infer<typeof AuditEntityType>;
 

@@ -22,12 +22,14 @@ export const errorStatus = {
   no_reachable_target: 409,
   postmortem_conflict: 409,
   template_is_default: 409,
+  unavailability_conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
   internal: 500,
   database_unavailable: 500,
   service_unavailable: 503,
+  busy: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

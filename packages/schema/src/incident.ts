@@ -141,6 +141,9 @@ export const timelineEntryTypes = [
   'storm_started',
   'storm_calmed',
   'chat_message',
+  'status_update_published',
+  'attachment_added',
+  'attachment_deleted',
 ] as const;
 export const TimelineEntryType = z.enum(timelineEntryTypes);
 export type TimelineEntryType = z.infer<typeof TimelineEntryType>;

@@ -1,6 +1,7 @@
 export * from './ai';
 export * from './alert';
 export * from './analytics';
+export * from './attachments';
 export * from './audit-log';
 export * from './auth';
 export * from './errors';
@@ -22,5 +23,8 @@ export * from './postmortems';
 export * from './routing';
 export * from './schedule-overrides';
 export * from './settings';
+export * from './status-page';
+export * from './telegram';
+export * from './unavailability';
 export * from './validation';
 export * from './vendor-alert-apis';

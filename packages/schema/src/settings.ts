@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { StatusPageTitle } from './status-page';
 
 const secret = z.string().min(16, 'use at least 16 characters').max(512).nullable();
 
@@ -112,6 +113,8 @@ export const SettingsView = z.object({
   postmortem_auto_draft_min_minutes: z.number().int().nullable(),
   /** Messages people post in an incident channel become `chat_message` timeline entries. */
   chat_timeline_sync: z.boolean(),
+  /** The public status page's heading (docs/status-page.md). */
+  status_page_title: z.string(),
 });
 export type SettingsView = z.infer<typeof SettingsView>;
 
@@ -140,9 +143,10 @@ export const UpdateSettingsInput = z
       .nullable()
       .optional(),
     chat_timeline_sync: z.boolean().optional(),
+    status_page_title: StatusPageTitle.optional(),
   })
   .refine((input) => Object.values(input).some((value) => value !== undefined), {
     message:
-      'give at least one of default_escalation_policy_id, fixed_webhooks_enabled, chat_user_default_role, chat_allow_unmatched_users, storm_mode_enabled, storm_threshold_incidents, storm_window_minutes, storm_calm_minutes, postmortem_auto_draft_min_minutes, chat_timeline_sync',
+      'give at least one of default_escalation_policy_id, fixed_webhooks_enabled, chat_user_default_role, chat_allow_unmatched_users, storm_mode_enabled, storm_threshold_incidents, storm_window_minutes, storm_calm_minutes, postmortem_auto_draft_min_minutes, chat_timeline_sync, status_page_title',
   });
 export type UpdateSettingsInput = z.infer<typeof UpdateSettingsInput>;

@@ -26,6 +26,7 @@ const links: (NavItem & { fromSettings?: boolean })[] = [
   { to: '/action-items', label: 'Action items', group: 'Follow-up' },
   { to: '/handoff', label: 'Shift hand-off', group: 'Follow-up' },
   { to: '/analytics', label: 'Analytics', group: 'Follow-up' },
+  { to: '/status-page', label: 'Status page', group: 'Follow-up' },
 ];
 
 /** The page's name in the browser tab and in a screen reader's list of windows. */

@@ -1,4 +1,5 @@
 import type { TimelineEntry } from '@firebreak/schema';
+import { formatBytes } from './attachment-format';
 import { formatDateTime, formatDuration } from './format';
 
 /** Every timeline entry type (docs/api.md, "Timeline") as a line a person reads; unknown data degrades gently. */
@@ -26,6 +27,9 @@ export const entryTitle: Record<TimelineEntry['type'], string> = {
   storm_started: 'Storm',
   storm_calmed: 'Storm',
   chat_message: 'Chat',
+  status_update_published: 'Status page',
+  attachment_added: 'Attachment',
+  attachment_deleted: 'Attachment',
 };
 
 export function entryText(entry: Pick<TimelineEntry, 'type' | 'data'>): string {
@@ -74,6 +78,14 @@ export function entryText(entry: Pick<TimelineEntry, 'type' | 'data'>): string {
       return str(d.text) || 'Included in a shift hand-off digest.';
     case 'chat_message':
       return str(d.text);
+    case 'status_update_published':
+      return `Public update published on the status page (${publicUpdateStatus(d.status)})`;
+    case 'attachment_added': {
+      const size = typeof d.size === 'number' ? `, ${formatBytes(d.size)}` : '';
+      return `Attached ${str(d.filename)} (${str(d.content_type) || 'unknown type'}${size})`;
+    }
+    case 'attachment_deleted':
+      return `Deleted the attachment ${str(d.filename)}`;
     case 'storm_started':
       return `Alert storm: more than ${str(d.threshold_incidents)} incidents from alerts within ${str(d.window_minutes)} min; further alerts are linked here instead of opening incidents`;
     case 'storm_calmed':
@@ -97,5 +109,16 @@ function viaText(via: unknown): string {
 /** A post-mortem's status as people say it (docs/postmortems.md#statuses). */
 function postmortemStatusText(status: unknown): string {
   const words: Record<string, string> = { draft: 'draft', in_review: 'in review', published: 'published' };
+  return words[str(status)] ?? str(status);
+}
+
+/** A public update's status as the status page writes it (docs/status-page.md). */
+function publicUpdateStatus(status: unknown): string {
+  const words: Record<string, string> = {
+    investigating: 'Investigating',
+    identified: 'Identified',
+    monitoring: 'Monitoring',
+    resolved: 'Resolved',
+  };
   return words[str(status)] ?? str(status);
 }

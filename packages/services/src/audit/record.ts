@@ -19,7 +19,9 @@ export type AuditEntity =
   | 'calendar_feed'
   | 'contact_method'
   | 'notification_rules'
-  | 'postmortem_template';
+  | 'postmortem_template'
+  | 'schedule_unavailability'
+  | 'status_page_component';
 
 export type AuditAction = 'create' | 'update' | 'delete' | 'rotate' | 'revoke' | 'end' | 'import';
 

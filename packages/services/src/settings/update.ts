@@ -5,6 +5,7 @@ import type { ServiceContext } from '../context';
 import { auditedSettingsWrite } from './audited-write';
 import { forgetFixedWebhooksEnabled } from './fixed-webhooks';
 import { followupSettingKeysIn, writeFollowupSettings } from './followup-settings';
+import { statusPageSettingKeysIn, writeStatusPageSettings } from './status-page-settings';
 import { stormSettingKeysIn, writeStormSettings } from './storm-settings';
 
 /**
@@ -33,6 +34,7 @@ export async function updateSettings(
       ...(chatUnmatched !== undefined ? [settingKeys.chatAllowUnmatchedUsers] : []),
       ...stormSettingKeysIn(input),
       ...followupSettingKeysIn(input),
+      ...statusPageSettingKeysIn(input),
     ];
     if (keys.length === 0) return;
     await auditedSettingsWrite(tx, ctx, origin, 'general', keys, async () => {
@@ -46,6 +48,7 @@ export async function updateSettings(
         await settings.putSetting(tx, settingKeys.chatAllowUnmatchedUsers, chatUnmatched);
       await writeStormSettings(tx, input);
       await writeFollowupSettings(tx, input);
+      await writeStatusPageSettings(tx, input);
     });
   });
   if (policyId !== undefined) ctx.logger.info({ policy_id: policyId }, 'default escalation policy changed');

@@ -6,6 +6,7 @@ import { chatUserSettingsIn } from './chat-users';
 import { fixedWebhooksEnabledIn, openIntakePaths } from './fixed-webhooks';
 import { followupSettingsIn } from './followup-settings';
 import { integrationSecrets } from './integrations';
+import { statusPageTitleIn } from './status-page-settings';
 import { stormSettingsIn } from './storm-settings';
 
 /**
@@ -70,5 +71,6 @@ export async function getSettingsView(
     chat_allow_unmatched_users: chatUserSettingsIn(values).allowUnmatched,
     ...stormSettingsIn(values),
     ...followupSettingsIn(values),
+    status_page_title: statusPageTitleIn(values),
   };
 }

@@ -10,6 +10,20 @@ export {
   startFakeAiProvider,
 } from './ai-provider';
 export {
+  BOT_FRAMEWORK_ISSUER,
+  type BotTokenClaims,
+  FakeBotFrameworkAuth,
+  type SignOptions as BotTokenSignOptions,
+  startFakeBotFrameworkAuth,
+} from './bot-framework-auth';
+export {
+  type FakeActivity,
+  FakeBotConnector,
+  type FakeBotConnectorOptions,
+  type FakeConversation,
+  startFakeBotConnector,
+} from './bot-framework-connector';
+export {
   DEFAULT_CHAT_IDENTITY,
   DEFAULT_CHAT_USERS,
   FakeChatApi,
@@ -45,6 +59,15 @@ export type {
   WorkspaceIdentity,
 } from './chat-api/state';
 export { channelNameError, DEFAULT_BOT_SCOPES } from './chat-api/validation';
+export {
+  CHANNEL_NAME_MAX_LENGTH as TEAMS_CHANNEL_NAME_MAX_LENGTH,
+  FakeGraph,
+  type FakeGraphChannel,
+  type FakeGraphOptions,
+  type FakeGraphUser,
+  startFakeGraph,
+  teamsChannelNameError,
+} from './graph-teams';
 export {
   FakeOnCallApi,
   type FakeOnCallApiOptions,
@@ -93,6 +116,21 @@ export {
   type SnsSignatureVersion,
   startFakeSns,
 } from './sns';
+export { type FakeMicrosoftRequest, FakeThrottle, type ThrottleLimit } from './teams-throttle';
+export {
+  BOT_FRAMEWORK_SCOPE,
+  FakeTeamsTokenEndpoint,
+  type FakeTeamsTokenEndpointOptions,
+  GRAPH_SCOPE,
+  startFakeTeamsTokenEndpoint,
+} from './teams-token-endpoint';
+export {
+  FakeTelegram,
+  type FakeTelegramMessage,
+  type FakeTelegramOptions,
+  type FakeTelegramRequest,
+  startFakeTelegram,
+} from './telegram';
 export {
   FakeTwilio,
   type FakeTwilioCall,

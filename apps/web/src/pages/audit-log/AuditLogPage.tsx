@@ -18,10 +18,12 @@ const entityLabels: Record<AuditEntityType, string> = {
   maintenance_window: 'Maintenance window',
   outgoing_webhook: 'Outgoing webhook',
   schedule_override: 'Schedule override',
+  schedule_unavailability: 'Schedule unavailability',
   calendar_feed: 'Calendar link',
   contact_method: 'Contact method',
   notification_rules: 'Notification rules',
   postmortem_template: 'Post-mortem template',
+  status_page_component: 'Status page component',
 };
 
 /** Who changed which piece of configuration, and when (admins only: it names credentials and people). */

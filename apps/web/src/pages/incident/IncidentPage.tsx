@@ -5,11 +5,13 @@ import { ErrorMessage } from '../../components/ErrorMessage';
 import { api } from '../../lib/api';
 import { LIVE_INTERVAL_MS } from '../../lib/live';
 import { AiPanel } from './AiPanel';
+import { AttachmentsCard } from './AttachmentsCard';
 import { IncidentActions } from './IncidentActions';
 import { IncidentAlerts } from './IncidentAlerts';
 import { IncidentFacts } from './IncidentFacts';
 import { NoteForm } from './NoteForm';
 import { PostmortemCard } from './PostmortemCard';
+import { StatusUpdatesCard } from './StatusUpdatesCard';
 import { Timeline } from './Timeline';
 
 export function IncidentPage() {
@@ -67,7 +69,9 @@ export function IncidentPage() {
         </div>
         <div className="stack">
           <IncidentFacts incident={data} />
+          <StatusUpdatesCard incident={data} />
           <PostmortemCard incident={data} />
+          <AttachmentsCard incident={data} />
           <AiPanel incident={data} />
           <IncidentAlerts incidentId={data.id} />
         </div>
