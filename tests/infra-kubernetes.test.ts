@@ -13,7 +13,7 @@ import {
   MIGRATE_WORKING_DIR,
   repoRoot,
 } from '../infra/local/apps';
-import { nginxUpstreamFor, SHIPPED_NGINX_CONF } from '../infra/local/nginx';
+import { nginxLocationFor, nginxUpstreamFor, SHIPPED_NGINX_CONF } from '../infra/local/nginx';
 
 const manifests = loadManifests();
 const SECRET_NAMES = [
@@ -207,5 +207,60 @@ describe('the Kubernetes manifests', () => {
     // The one difference: nginx answers /health itself; behind an Ingress it is the API's.
     expect(nginxUpstreamFor(nginx, '/health')).toBeUndefined();
     expect(ingressServiceFor(ingress, '/health')).toBe('firebreak-api');
+  });
+
+  it('take 11 MiB bodies on the attachment upload route alone, on both nginx and the Ingress', () => {
+    const nginx = readFileSync(SHIPPED_NGINX_CONF, 'utf8');
+    const main = one('Ingress', 'firebreak');
+    const attachments = one('Ingress', 'firebreak-attachments');
+    const annotation = (m: Manifest, name: string) =>
+      (m.metadata as { annotations?: Record<string, string> }).annotations?.[
+        `nginx.ingress.kubernetes.io/${name}`
+      ];
+    expect(annotation(main, 'proxy-body-size')).toBe('1m');
+    expect(annotation(attachments, 'proxy-body-size')).toBe('11m');
+    expect(annotation(attachments, 'use-regex')).toBe('true');
+    for (const name of ['proxy-read-timeout', 'proxy-buffering']) {
+      expect(annotation(attachments, name), name).toBe(annotation(main, name));
+    }
+    const [rule] = attachments.spec.rules;
+    expect(attachments.spec.rules).toHaveLength(1);
+    expect(rule.host).toBe(main.spec.rules[0].host);
+    expect(rule.http.paths).toHaveLength(1);
+    const [path] = rule.http.paths;
+    expect(path.pathType).toBe('ImplementationSpecific');
+    expect(path.backend.service.name).toBe('firebreak-api');
+    // ingress-nginx anchors the path at its start, case-insensitively; nginx's location is the same regex.
+    const ingressRegex = new RegExp(`^${path.path}`, 'i');
+    const nginxLocation = `location ~ ^${path.path}`;
+
+    const upload = [
+      '/api/v1/incidents/42/attachments',
+      '/api/v1/incidents/0b9c6f3e-1d2a-4c5b-9e8f-7a6b5c4d3e2f/attachments',
+    ];
+    for (const p of upload) {
+      expect(ingressRegex.test(p), p).toBe(true);
+      expect(nginxLocationFor(nginx, p), p).toBe(nginxLocation);
+      expect(nginxUpstreamFor(nginx, p), p).toBe('api');
+    }
+    const others = [
+      '/api/v1/incidents/42/attachments/0b9c6f3e-1d2a-4c5b-9e8f-7a6b5c4d3e2f',
+      '/api/v1/incidents/42',
+      '/api/v1/incidents/42/notes',
+      '/api/v1/incidents/attachments',
+      '/api/v1/auth/login',
+    ];
+    for (const p of others) {
+      expect(ingressRegex.test(p), p).toBe(false);
+      expect(nginxLocationFor(nginx, p), p).toBe('location ^~ /api/v1/');
+    }
+    // nginx: 1m everywhere but that nested location, whose block holds the only 11m.
+    expect(nginx.match(/client_max_body_size\s+11m;/g)).toHaveLength(1);
+    expect(nginx).toMatch(
+      /location ~ \^\/api\/v1\/incidents\/\[\^\/\]\+\/attachments\$ \{\s*client_max_body_size 11m;/,
+    );
+    expect(nginx.match(/^\s*client_max_body_size\s+(\S+);/gm)?.filter((l) => !/1m;|11m;/.test(l))).toEqual(
+      [],
+    );
   });
 });

@@ -142,6 +142,49 @@ describe('the split deployment behind nginx', () => {
     );
   });
 
+  it('lets an incident attachment of several MiB through nginx to the API, and refuses a body over 11 MiB itself', async () => {
+    const created = await fetch(
+      url('/api/v1/incidents'),
+      authed({
+        method: 'POST',
+        body: JSON.stringify({ title: 'Attachment through the proxy', severity: 'low' }),
+      }),
+    );
+    expect(created.status).toBe(201);
+    const incident = await bodyOf(created);
+    const upload = (bytes: number) => {
+      const form = new FormData();
+      form.set('file', new Blob([new Uint8Array(bytes).fill(97)]), 'graph.txt');
+      return fetch(url(`/api/v1/incidents/${incident.id}/attachments`), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: form,
+      });
+    };
+    const accepted = await upload(3 * 1024 * 1024);
+    expect(accepted.status).toBe(201);
+    expect(await bodyOf(accepted)).toMatchObject({ size: 3 * 1024 * 1024, content_type: 'text/plain' });
+    // Above nginx's own limit: nginx answers, in the API's JSON envelope.
+    const refused = await upload(12 * 1024 * 1024);
+    expect(refused.status).toBe(413);
+    expect((await bodyOf(refused)).error).toMatchObject({
+      code: 'payload_too_large',
+      message: expect.stringContaining('11 MiB for an incident attachment'),
+    });
+    // Only the upload route takes that much: 5 MiB anywhere else in the API is nginx's own 413 too.
+    const login = await fetch(url('/api/v1/auth/login'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'x@example.com', password: 'y'.repeat(5 * 1024 * 1024) }),
+    });
+    expect(login.status).toBe(413);
+    // nginx's message, not the API's (which names its own 262144-byte limit).
+    expect((await bodyOf(login)).error).toMatchObject({
+      code: 'payload_too_large',
+      message: expect.stringContaining('the proxy accepts on this path (1 MiB'),
+    });
+  });
+
   // After the webhook test, whose incident list expects that alert's incident alone.
   it("sends keyed intake to ingest: an alert at an integration's own URL is recorded under it", async () => {
     const created = await fetch(

@@ -79,23 +79,91 @@ function nginxBinary(): string {
   return process.env.NGINX_BIN ?? (existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx');
 }
 
+interface Location {
+  modifier: '' | '=' | '^~' | '~' | '~*';
+  path: string;
+  /** The location's own directives, without those of the locations nested in it. */
+  body: string;
+  nested: Location[];
+}
+
+/** The `location` blocks of `text` (comments removed), each with the locations nested in it. */
+function parseLocations(text: string): Location[] {
+  return parseLevel(text.replace(/(^|\s)#[^\n]*/g, '$1')).locations;
+}
+
+function parseLevel(text: string): { locations: Location[]; rest: string } {
+  const locations: Location[] = [];
+  const start = /\blocation\s+(=|\^~|~\*?)?\s*([^\s{]+)\s*\{/g;
+  let rest = '';
+  let from = 0;
+  let match = start.exec(text);
+  while (match) {
+    let depth = 1;
+    let i = start.lastIndex;
+    for (; i < text.length && depth > 0; i++) {
+      if (text[i] === '{') depth += 1;
+      else if (text[i] === '}') depth -= 1;
+    }
+    const inner = parseLevel(text.slice(start.lastIndex, i - 1));
+    locations.push({
+      modifier: (match[1] ?? '') as Location['modifier'],
+      path: match[2]!,
+      body: inner.rest,
+      nested: inner.locations,
+    });
+    rest += text.slice(from, match.index);
+    from = i;
+    start.lastIndex = i;
+    match = start.exec(text);
+  }
+  return { locations, rest: rest + text.slice(from) };
+}
+
+/**
+ * nginx's search, on one level of locations: an exact match ends it; else the longest prefix, whose
+ * nested locations are searched in turn (an exact or regex match there ends it); then, unless that
+ * prefix is `^~`, this level's regexes in order; else the prefix itself. `final` is true for an exact
+ * or regex match, which the level above must not look past.
+ */
+function findLocation(
+  locations: Location[],
+  path: string,
+): { location: Location; final: boolean } | undefined {
+  const exact = locations.find((l) => l.modifier === '=' && l.path === path);
+  if (exact) return { location: exact, final: true };
+  const prefix = locations
+    .filter(
+      (l) => (l.modifier === '' || l.modifier === '^~') && !l.path.startsWith('@') && path.startsWith(l.path),
+    )
+    .sort((a, b) => b.path.length - a.path.length)[0];
+  let candidate = prefix;
+  if (prefix) {
+    const inner = findLocation(prefix.nested, path);
+    if (inner?.final) return inner;
+    candidate = inner?.location ?? prefix;
+  }
+  if (prefix?.modifier !== '^~') {
+    for (const l of locations) {
+      if (!l.modifier.startsWith('~')) continue;
+      if (new RegExp(l.path, l.modifier === '~*' ? 'i' : '').test(path)) return { location: l, final: true };
+    }
+  }
+  return candidate && { location: candidate, final: false };
+}
+
 /**
  * The upstream (`ingest`, `api`, `chat`) that a config like firebreak.conf sends `path` to, by nginx's
- * location rules: an exact (`=`) location first, else the longest prefix. Undefined when nginx
- * answers the path itself. Regex locations are refused rather than half-understood.
+ * location rules (findLocation), nested locations and regexes included. Undefined when nginx answers
+ * the path itself.
  */
 export function nginxUpstreamFor(conf: string, path: string): string | undefined {
-  const locations = [...conf.matchAll(/^\s*location\s+(=|\^~|~\*?)?\s*([^\s{]+)\s*\{([^}]*)/gm)].map((m) => ({
-    modifier: m[1] ?? '',
-    path: m[2]!,
-    body: m[3]!,
-  }));
-  if (locations.some((l) => l.modifier.startsWith('~')))
-    throw new Error('regex locations are not supported here');
-  const exact = locations.find((l) => l.modifier === '=' && l.path === path);
-  const prefix = locations
-    .filter((l) => l.modifier !== '=' && !l.path.startsWith('@') && path.startsWith(l.path))
-    .sort((a, b) => b.path.length - a.path.length)[0];
-  const location = exact ?? prefix;
-  return location && /proxy_pass\s+http:\/\/firebreak_(\w+)/.exec(location.body)?.[1];
+  const found = findLocation(parseLocations(conf), path)?.location;
+  return found && /proxy_pass\s+http:\/\/firebreak_(\w+)/.exec(found.body)?.[1];
+}
+
+/** The location nginx picks for `path`, as `location <modifier> <path>` (for tests of the config). */
+export function nginxLocationFor(conf: string, path: string): string | undefined {
+  const found = findLocation(parseLocations(conf), path)?.location;
+  return found && `location ${found.modifier ? `${found.modifier} ` : ''}${found.path}`;
 }

@@ -7,9 +7,10 @@ import { csrf } from 'hono/csrf';
 import { HTTPException } from 'hono/http-exception';
 
 /**
- * Cross-site request forgery guard for the web UI's cookie (docs/decisions.md, "Web UI"). Every write
- * with a body must be JSON (415 otherwise), which no HTML form can send, and the cookie is
- * SameSite=Lax; but a few writes take no body (logout, summary, post-mortem, chat test), and a sibling
+ * Cross-site request forgery guard for the web UI's cookie (docs/decisions.md, "Web UI"). Writes with a
+ * body are JSON (415 otherwise), which no HTML form can send, but for one: an attachment upload is
+ * multipart/form-data, which a form can send, and this check is what refuses a forged one. The cookie
+ * is SameSite=Lax; but a few writes take no body (logout, summary, post-mortem, chat test), and a sibling
  * subdomain counts as same-site. So a cookie-authenticated unsafe request with a form-like content type
  * must come from our own origin (or PUBLIC_URL's, behind a TLS-terminating proxy). Requests that carry
  * `Authorization` are scripts and API keys, which a browser never attaches on its own, and requests

@@ -21,10 +21,67 @@ export function limitBody(maxSize: number): MiddlewareHandler {
   });
 }
 
-/** The API's 256 KiB limit, on API paths only (webhooks have their own, larger one). */
-export function limitApiBody(): MiddlewareHandler {
+/**
+ * An API route that reads and limits its own body (a file upload), passed through the API's limit
+ * untouched. Only that method on a path matching `path`: every other request keeps the API's limit.
+ */
+export interface OwnBodyLimit {
+  method: string;
+  path: RegExp;
+}
+
+/**
+ * The API's 256 KiB limit, on API paths only (webhooks have their own, larger one). The routes in
+ * `ownLimits` are left alone: a larger limit here would run before authentication, and hono's limit
+ * reads a body without Content-Length eagerly, so anyone could make the process take in megabytes
+ * before being refused 401. Those routes call `readLimitedBody` once the role and CSRF checks passed.
+ */
+export function limitApiBody(ownLimits: readonly OwnBodyLimit[] = []): MiddlewareHandler {
   const limit = limitBody(API_BODY_LIMIT_BYTES);
-  return (c, next) => (isApiPath(c.req.path) ? limit(c, next) : next());
+  return (c, next) => {
+    if (!isApiPath(c.req.path)) return next();
+    if (ownLimits.some((e) => e.method === c.req.method && e.path.test(c.req.path))) return next();
+    return limit(c, next);
+  };
+}
+
+/**
+ * The whole body, at most `maxSize` bytes, read only as fast as it is consumed: a declared
+ * Content-Length over the limit is refused before a byte is read, and a body without one (chunked) is
+ * counted as it arrives and cut off at the first chunk past the limit. Either way `tooLarge` (a 413)
+ * is thrown. A client that goes away mid-body is a 400, as in `readBodyText`.
+ */
+export async function readLimitedBody(
+  c: Context,
+  maxSize: number,
+  tooLarge: () => AppError,
+): Promise<Uint8Array> {
+  const declared = c.req.header('content-length');
+  if (declared !== undefined && Number(declared) > maxSize) throw tooLarge();
+  const body = c.req.raw.body;
+  if (!body) return new Uint8Array(0);
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxSize) {
+        void reader.cancel().catch(() => {});
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError(
+      'validation_failed',
+      'The request body could not be read (the client closed the connection).',
+    );
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
 }
 
 export function requireJsonContentType(c: Context): void {

@@ -1,0 +1,5 @@
+export * from './delete';
+export { attachmentDisposition } from './filename';
+export * from './list';
+export * from './read';
+export * from './upload';
