@@ -68,6 +68,7 @@ export async function runPrimary(webRoot: string): Promise<void> {
       redis: runtime.redisConfig,
       ai: runtime.config.ai,
       paging: config.paging,
+      telegram: config.telegram,
       publicUrl,
       // The chat worker below runs in this process with this configuration.
       chatOff: !config.chat.botToken,

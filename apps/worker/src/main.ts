@@ -11,6 +11,7 @@ await runApp({
       redis: runtime.redisConfig,
       ai: runtime.config.ai,
       paging: runtime.config.paging,
+      telegram: runtime.config.telegram,
       publicUrl: runtime.config.publicUrl ?? `http://localhost:${runtime.config.port ?? 8080}`,
     });
     shutdown.add('worker', () => worker.stop());

@@ -18,6 +18,7 @@ import { startNotify } from './notify/start';
 import { startOutboxRelay } from './outbox-relay';
 import { startOutgoingWebhooks } from './outgoing-webhooks/start';
 import { startShiftNoticeTimers } from './shift-notice-timers';
+import { startTelegramFeed } from './telegram/start';
 
 export interface WorkerOptions {
   redis: RedisConfig;
@@ -29,6 +30,8 @@ export interface WorkerOptions {
   paging?: Config['paging'];
   /** `PUBLIC_URL`: the links in pages start with it. */
   publicUrl?: string;
+  /** Telegram's environment part (docs/telegram.md); absent: only what Settings → Telegram holds. */
+  telegram?: Config['telegram'];
   /**
    * True only where this process also runs the chat worker and chat is off (no bot token): chat jobs
    * are then not relayed, as the chat worker would complete them doing nothing. A worker running alone
@@ -52,6 +55,11 @@ export interface RunningWorker {
 export async function startWorker(ctx: ServiceContext, options: WorkerOptions): Promise<RunningWorker> {
   const intervalMs = options.intervalMs ?? 1000;
   const queues = createJobQueues(ctx.redis, ctx.redisPrefix);
+  const telegram = options.telegram ?? {
+    botToken: undefined,
+    chatId: undefined,
+    apiUrl: 'https://api.telegram.org',
+  };
   registerQueueDepths(ctx.metrics, () => queues.depths());
   const blocking = createRedis(options.redis, 'blocking', ctx.failures);
   // Fires steps at their deadlines from PostgreSQL alone. An `escalation.check` job (escalations started
@@ -92,6 +100,13 @@ export async function startWorker(ctx: ServiceContext, options: WorkerOptions): 
     intervalMs,
     paging: options.paging ?? { email: undefined, twilio: undefined, push: undefined },
     publicUrl: options.publicUrl ?? 'http://localhost:8080',
+    telegram,
+  });
+  // From PostgreSQL alone, like the escalation reconciler: the feed's rows are its queue.
+  const telegramFeed = startTelegramFeed(ctx, {
+    intervalMs,
+    telegram,
+    publicUrl: options.publicUrl ?? 'http://localhost:8080',
   });
   const relay = await startOutboxRelay(ctx, queues, intervalMs, {
     unconsumedQueues: new Set(options.chatOff ? ['chat'] : []),
@@ -112,13 +127,20 @@ export async function startWorker(ctx: ServiceContext, options: WorkerOptions): 
       await webhooks.runOnce();
       await notify.runOnce();
       await heartbeatReconciler.runOnce();
+      await telegramFeed.runOnce();
     },
     // Stop taking work first, let in-flight jobs finish (BullMQ's close waits for them), then the
     // connections. Jobs not started stay in Redis for the next worker.
     stop: async () => {
       housekeeping.stop();
       await maintenanceRelease.stop();
-      await Promise.all([relay.stop(), reconciler.stop(), heartbeatReconciler.stop(), shiftNotices.stop()]);
+      await Promise.all([
+        relay.stop(),
+        reconciler.stop(),
+        heartbeatReconciler.stop(),
+        shiftNotices.stop(),
+        telegramFeed.stop(),
+      ]);
       await Promise.all([escalationWorker.close(), aiWorker.close(), webhooks.stop(), notify.stop()]);
       await queues.close();
       blocking.disconnect();

@@ -44,6 +44,15 @@ export interface Config {
   passwordLogin: boolean;
   /** Personal paging methods (docs/paging.md); each undefined when not configured. */
   paging: PagingConfig;
+  /** Telegram (docs/telegram.md): each value from the environment wins over Settings → Telegram. */
+  telegram: TelegramConfig;
+}
+
+export interface TelegramConfig {
+  botToken: string | undefined;
+  /** The incident feed's chat. */
+  chatId: string | undefined;
+  apiUrl: string;
 }
 
 export interface PagingConfig {
@@ -149,6 +158,7 @@ export function loadConfig(rawEnv: Env = process.env): Config {
           ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject: e.VAPID_SUBJECT }
           : undefined,
     },
+    telegram: { botToken: e.TELEGRAM_BOT_TOKEN, chatId: e.TELEGRAM_CHAT_ID, apiUrl: e.TELEGRAM_API_URL },
   };
 }
 

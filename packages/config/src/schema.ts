@@ -152,6 +152,25 @@ export const EnvSchema = z.object({
   VAPID_PUBLIC_KEY: optionalString,
   VAPID_PRIVATE_KEY: optionalString,
   VAPID_SUBJECT: optionalString,
+  // Telegram (docs/telegram.md): the bot's token, the incident feed's chat, the Bot API's address.
+  // The same patterns as Settings → Telegram's (@firebreak/schema's telegram validators, which this kit
+  // may not import; apps/api/src/telegram-settings.test.ts holds both to the same answers). The token is
+  // part of every Bot API URL's path, so a `/` or anything else outside BotFather's alphabet is refused.
+  TELEGRAM_BOT_TOKEN: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^\d{1,20}:[A-Za-z0-9_-]{30,100}$/, 'must be a bot token as BotFather gives it: 123456:ABC-DEF…')
+      .optional(),
+  ),
+  TELEGRAM_CHAT_ID: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^-?[1-9]\d{0,19}$/, 'must be a Telegram chat id: an integer, negative for groups')
+      .optional(),
+  ),
+  TELEGRAM_API_URL: z.preprocess(emptyAsUndefined, z.url().default('https://api.telegram.org')),
 });
 
 /**
@@ -187,6 +206,7 @@ function pagingLinkProblems(set: (name: string) => boolean): string[] {
     ['SMTP_URL', ['SMTP_URL']],
     ['TWILIO_*', ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM']],
     ['VAPID_*', ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY', 'VAPID_SUBJECT']],
+    ['TELEGRAM_BOT_TOKEN', ['TELEGRAM_BOT_TOKEN']],
   ] as const;
   const given = methods.filter(([, names]) => names.some(set)).map(([label]) => label);
   if (given.length === 0) return [];

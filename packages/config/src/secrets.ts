@@ -14,6 +14,7 @@ export const secretNames = [
   'SMTP_URL',
   'TWILIO_AUTH_TOKEN',
   'VAPID_PRIVATE_KEY',
+  'TELEGRAM_BOT_TOKEN',
 ] as const;
 
 export type Env = Record<string, string | undefined>;

@@ -1,6 +1,6 @@
 import type { Queryable } from './client';
 
-export type ContactMethodType = 'email' | 'sms' | 'voice' | 'push';
+export type ContactMethodType = 'email' | 'sms' | 'voice' | 'push' | 'telegram';
 
 export interface ContactMethodRow {
   id: string;

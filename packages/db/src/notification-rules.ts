@@ -1,6 +1,6 @@
 import type { Queryable } from './client';
 
-export type NotificationMethod = 'chat' | 'email' | 'sms' | 'voice' | 'push';
+export type NotificationMethod = 'chat' | 'email' | 'sms' | 'voice' | 'push' | 'telegram';
 
 export interface NotificationRuleRow {
   user_id: string;

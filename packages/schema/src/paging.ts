@@ -2,16 +2,28 @@ import { z } from 'zod';
 
 // Personal paging (docs/paging.md): contact methods, notification rules, what the server offers.
 
-export const notificationMethods = ['chat', 'email', 'sms', 'voice', 'push'] as const;
+export const notificationMethods = ['chat', 'email', 'sms', 'voice', 'push', 'telegram'] as const;
 export const NotificationMethod = z.enum(notificationMethods);
 export type NotificationMethod = z.infer<typeof NotificationMethod>;
 
-export const contactMethodTypes = ['email', 'sms', 'voice', 'push'] as const;
+export const contactMethodTypes = ['email', 'sms', 'voice', 'push', 'telegram'] as const;
 export const ContactMethodType = z.enum(contactMethodTypes);
 export type ContactMethodType = z.infer<typeof ContactMethodType>;
 
 /** E.164: a plus, then up to 15 digits, the first not 0. */
 const e164 = z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 number, such as +14155550100');
+
+/**
+ * A Telegram chat id (docs/telegram.md#finding-a-chat-id): an integer, as a string; a person's own chat
+ * with the bot is positive, a group's negative (a supergroup's starts with -100).
+ */
+export const telegramChatId = z
+  .string()
+  .trim()
+  .regex(
+    /^-?[1-9]\d{0,19}$/,
+    'must be a Telegram chat id: an integer such as 123456789, negative for groups',
+  );
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -126,6 +138,7 @@ export const CreateContactMethodInput = z.discriminatedUnion('type', [
   z.object({ type: z.literal('sms'), address: e164, label }),
   z.object({ type: z.literal('voice'), address: e164, label }),
   z.object({ type: z.literal('push'), subscription: PushSubscriptionInput, label }),
+  z.object({ type: z.literal('telegram'), address: telegramChatId, label }),
 ]);
 export type CreateContactMethodInput = z.infer<typeof CreateContactMethodInput>;
 

@@ -22,6 +22,7 @@ export const notificationMethods = [
   'sms',
   'voice',
   'push',
+  'telegram',
 ] as const satisfies readonly NotificationMethod[];
 
 export const methodLabel: Record<NotificationMethod, string> = {
@@ -30,6 +31,12 @@ export const methodLabel: Record<NotificationMethod, string> = {
   sms: 'Text message (SMS)',
   voice: 'Phone call',
   push: 'Push notification',
+  telegram: 'Telegram',
 };
 
-export const addressTypes = ['email', 'sms', 'voice'] as const satisfies readonly ContactMethodType[];
+export const addressTypes = [
+  'email',
+  'sms',
+  'voice',
+  'telegram',
+] as const satisfies readonly ContactMethodType[];

@@ -1,5 +1,5 @@
 import type { PagingConfig } from '@firebreak/config';
-import type { ClaimedPage } from '@firebreak/services';
+import type { ClaimedPage, TelegramBot } from '@firebreak/services';
 import { type EmailMessage, sendEmail } from './email-sender';
 import {
   codeEmail,
@@ -13,6 +13,7 @@ import {
 } from './messages';
 import type { SendOutcome } from './outcome';
 import { type PushPayload, sendPush } from './push-sender';
+import { codeTelegram, pageTelegram, sendTelegram, testTelegram } from './telegram-sender';
 import { placeCall, sendSms } from './twilio-sender';
 
 type Contact = Pick<ClaimedPage['contact'], 'type' | 'address' | 'push_keys'>;
@@ -27,9 +28,23 @@ export interface Senders {
     subscription: { endpoint: string; keys: { p256dh: string; auth: string } },
     payload: PushPayload,
   ): Promise<SendOutcome>;
+  /** Optional so that a test giving its own senders need not name it; the Bot API when absent. */
+  telegram?(bot: TelegramBot, chatId: string, html: string): Promise<SendOutcome>;
 }
 
-export const realSenders: Senders = { email: sendEmail, sms: sendSms, call: placeCall, push: sendPush };
+export const realSenders: Senders = {
+  email: sendEmail,
+  sms: sendSms,
+  call: placeCall,
+  push: sendPush,
+  telegram: sendTelegram,
+};
+
+/** A Telegram message, when a bot token is in effect (env or Settings, read by the caller). */
+function viaTelegram(senders: Senders, bot: TelegramBot | undefined, chatId: string, html: string) {
+  if (!bot) return Promise.resolve(notConfigured('telegram'));
+  return (senders.telegram ?? sendTelegram)(bot, chatId, html);
+}
 
 const notConfigured = (what: string): SendOutcome => ({
   ok: false,
@@ -47,6 +62,7 @@ export function sendPage(
   contact: Contact,
   content: PageContent,
   voiceUrl: string,
+  telegram?: TelegramBot,
 ): Promise<SendOutcome> {
   switch (contact.type) {
     case 'email':
@@ -66,6 +82,8 @@ export function sendPage(
       const payload: PushPayload = pagePush(content);
       return senders.push(paging.push, { endpoint: contact.address, keys: contact.push_keys }, payload);
     }
+    case 'telegram':
+      return viaTelegram(senders, telegram, contact.address, pageTelegram(content));
   }
 }
 
@@ -78,6 +96,7 @@ export function sendNotice(
   senders: Senders,
   contact: Contact,
   notice: { kind: 'code'; code: string } | { kind: 'test'; url: string },
+  telegram?: TelegramBot,
 ): Promise<SendOutcome> {
   const text = notice.kind === 'code' ? codeSms(notice.code) : testSms;
   switch (contact.type) {
@@ -104,6 +123,13 @@ export function sendNotice(
           ack_url: '',
           tag: 'firebreak-test',
         },
+      );
+    case 'telegram':
+      return viaTelegram(
+        senders,
+        telegram,
+        contact.address,
+        notice.kind === 'code' ? codeTelegram(notice.code) : testTelegram,
       );
   }
 }

@@ -5,9 +5,10 @@ import {
   readVerificationToSend,
   reportIfDatabaseUnavailable,
   type ServiceContext,
+  type TelegramConfig,
   wakeDuePages,
 } from '@firebreak/services';
-import { deliverPage, type PageDeps } from './deliver-page';
+import { botFor, deliverPage, type PageDeps } from './deliver-page';
 import { realSenders, type Senders, sendNotice } from './dispatch';
 import { closeEmailTransports } from './email-sender';
 
@@ -18,6 +19,8 @@ export interface NotifyOptions {
   publicUrl: string;
   /** The senders; tests may give fakes' clients. */
   senders?: Senders;
+  /** Telegram's environment part (docs/telegram.md); absent: only a token saved in Settings. */
+  telegram?: TelegramConfig;
 }
 
 export interface RunningNotify {
@@ -38,6 +41,11 @@ export function startNotify(ctx: ServiceContext, queues: JobQueues, options: Not
     paging: options.paging,
     publicUrl: options.publicUrl.replace(/\/+$/, ''),
     senders: options.senders ?? realSenders,
+    telegram: options.telegram ?? {
+      botToken: undefined,
+      chatId: undefined,
+      apiUrl: 'https://api.telegram.org',
+    },
   };
   const worker = createJobWorker(
     'notify',
@@ -46,10 +54,13 @@ export function startNotify(ctx: ServiceContext, queues: JobQueues, options: Not
       'notify.send_code': async (payload) => {
         const found = await readVerificationToSend(ctx, payload.contact_method_id, payload.nonce);
         if (!found) return;
-        const outcome = await sendNotice(deps.paging, deps.senders, found.contact, {
-          kind: 'code',
-          code: found.code,
-        });
+        const outcome = await sendNotice(
+          deps.paging,
+          deps.senders,
+          found.contact,
+          { kind: 'code', code: found.code },
+          await botFor(deps, found.contact.type),
+        );
         settle(
           ctx,
           outcome,
@@ -60,10 +71,13 @@ export function startNotify(ctx: ServiceContext, queues: JobQueues, options: Not
       'notify.test': async (payload) => {
         const contact = await readContactToTest(ctx, payload.contact_method_id);
         if (!contact) return;
-        const outcome = await sendNotice(deps.paging, deps.senders, contact, {
-          kind: 'test',
-          url: `${deps.publicUrl}/`,
-        });
+        const outcome = await sendNotice(
+          deps.paging,
+          deps.senders,
+          contact,
+          { kind: 'test', url: `${deps.publicUrl}/` },
+          await botFor(deps, contact.type),
+        );
         settle(
           ctx,
           outcome,

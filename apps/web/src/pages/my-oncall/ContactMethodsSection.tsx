@@ -5,6 +5,7 @@ import { api } from '../../lib/api';
 import { isMissingEndpoint } from '../../lib/missing';
 import { addressTypes, methodLabel, type NotificationMethod } from '../../lib/oncall-types';
 import { ContactRow } from './ContactRow';
+import { addressField } from './contact-address';
 import { PushButton } from './PushButton';
 
 interface Props {
@@ -46,6 +47,7 @@ export function ContactMethodsSection({ methods, methodsKnown, methodsError, vap
     );
   }
   const list = contacts.data?.contact_methods ?? [];
+  const field = addressField(type);
   const methodsUnknown = isMissingEndpoint(methodsError);
   return (
     <section className="card stack" aria-labelledby="contacts-heading">
@@ -84,19 +86,24 @@ export function ContactMethodsSection({ methods, methodsKnown, methodsError, vap
             </select>
           </label>
           <label>
-            {type === 'email' ? 'Address' : 'Phone number'}{' '}
-            <span className="hint">
-              {type === 'email' ? 'name@example.com' : 'international, e.g. +4915112345678'}
-            </span>
+            {field.label} <span className="hint">{field.hint}</span>
             <input
               required
-              type={type === 'email' ? 'email' : 'tel'}
-              autoComplete={type === 'email' ? 'email' : 'tel'}
+              type={field.inputType}
+              inputMode={field.inputMode}
+              autoComplete={field.autoComplete}
               value={address}
               onChange={(e) => setAddress(e.target.value)}
             />
           </label>
         </div>
+        {type === 'telegram' ? (
+          <p className="subtle small">
+            Message the bot first (search its @name in Telegram and press Start), or it cannot write to you.
+            Your chat id is the number <code>@userinfobot</code> answers when you message it; a group’s id
+            starts with a minus. The bot then sends your verification code there.
+          </p>
+        ) : null}
         <ErrorMessage error={add.error} prefix="The contact was not added" />
         <div className="actions">
           <button type="submit" disabled={add.isPending || !address.trim()}>

@@ -12,6 +12,7 @@ import { FixedPathsSection } from './FixedPathsSection';
 import { FollowupSection } from './FollowupSection';
 import { OutgoingWebhooksLink } from './OutgoingWebhooksLink';
 import { StormSection } from './StormSection';
+import { TelegramSection } from './TelegramSection';
 import { WebhookSecretSection } from './WebhookSecretSection';
 
 export function SettingsPage() {
@@ -35,6 +36,7 @@ export function SettingsPage() {
             <ChatSection settings={settings.data} admin={admin} />
             <AiSection settings={settings.data} />
           </div>
+          {admin ? <TelegramSection /> : null}
           <ChatUsersSection settings={settings.data} admin={admin} />
           <DefaultPolicySection settings={settings.data} admin={admin} />
           <StormSection settings={settings.data} admin={admin} />
