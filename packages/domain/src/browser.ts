@@ -7,5 +7,6 @@ export * from './oncall';
 export * from './oncall-import';
 export * from './oncall-notice';
 export * from './oncall-overrides';
+export * from './oncall-unavailability';
 export * from './roles';
 export * from './routing';

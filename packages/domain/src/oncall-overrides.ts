@@ -1,4 +1,14 @@
-import { onCallAt, type RotationLayer, type RotationSchedule, shiftsBetween } from './oncall';
+import { type RotationLayer, type RotationSchedule, shiftsBetween } from './oncall';
+import {
+  type CoveringFor,
+  type LayerPick,
+  layerPicker,
+  participantRanges,
+  spansCover,
+  type Unavailability,
+  unavailabilityCuts,
+  unavailableSpans,
+} from './oncall-unavailability';
 
 /**
  * Overrides and final shifts (docs/schedules.md#overrides). An override puts one person on call for a
@@ -8,6 +18,8 @@ import { onCallAt, type RotationLayer, type RotationSchedule, shiftsBetween } fr
  * Overlapping overrides apply in the order they were created (`created_at`, then `id`), each on top
  * of the result of those before it, so where two disagree the newest decides. A replacing override
  * sees who is on call after the older overrides: "Ben covers Ana" then "Carl covers Ben" leaves Carl.
+ * The layers' answer they apply to already skips unavailable people (`oncall-unavailability.ts`); a
+ * replacing override also takes the time of whoever covers for the person it replaces.
  * Pure: windows and instants are parameters.
  */
 
@@ -35,6 +47,8 @@ export interface FinalShift<P extends OnCallPerson = OnCallPerson> {
   layer_name?: string;
   /** The override's id, for an override shift. */
   override_id?: string;
+  /** For a layer shift given to the next participant because the rotation's own pick is unavailable. */
+  covering_for?: CoveringFor;
 }
 
 type NamedLayer<P extends OnCallPerson> = RotationLayer<P> & { name: string };
@@ -51,6 +65,7 @@ interface Piece<P extends OnCallPerson> {
   source: 'layer' | 'override';
   layer_name?: string;
   override_id?: string;
+  covering_for?: CoveringFor;
 }
 
 function applyAt<P extends OnCallPerson>(
@@ -62,22 +77,31 @@ function applyAt<P extends OnCallPerson>(
   for (const override of ordered) {
     if (override.starts_at.getTime() > instant || override.ends_at.getTime() <= instant) continue;
     const replaces = override.replaces_user_id;
-    if (replaces !== null && current?.person.user_id !== replaces) continue;
+    // "Dev replaces Ana" still holds once Ana is unavailable: whoever covers for her then is who the
+    // override takes the time from (docs/schedules.md#unavailability).
+    if (
+      replaces !== null &&
+      current?.person.user_id !== replaces &&
+      current?.covering_for?.user_id !== replaces
+    ) {
+      continue;
+    }
     current = { person: override.person, source: 'override', override_id: override.id };
   }
   return current;
 }
 
-/** Who is on call at `at`, overrides applied; undefined when nobody is. */
+const layerPiece = <P extends OnCallPerson>(pick: LayerPick<P> | undefined): Piece<P> | undefined =>
+  pick ? { ...pick, source: 'layer' } : undefined;
+
+/** Who is on call at `at`, unavailability and overrides applied; undefined when nobody is. */
 export function finalOnCallAt<P extends OnCallPerson>(
   schedule: RotationSchedule<NamedLayer<P>>,
   overrides: readonly ScheduleOverride<P>[],
   at: Date,
+  unavailability: readonly Unavailability[] = [],
 ): Piece<P> | undefined {
-  const shift = onCallAt(schedule, at);
-  const base = shift
-    ? { person: shift.participant as P, source: 'layer' as const, layer_name: shift.layer.name }
-    : undefined;
+  const base = layerPiece(layerPicker(schedule, unavailability)(at));
   return applyAt(base, byCreation(overrides), at.getTime());
 }
 
@@ -90,12 +114,15 @@ const sameShift = (a: Piece<OnCallPerson>, b: Piece<OnCallPerson>) =>
   samePerson(a.person, b.person) &&
   a.source === b.source &&
   a.layer_name === b.layer_name &&
-  a.override_id === b.override_id;
+  a.override_id === b.override_id &&
+  a.covering_for?.user_id === b.covering_for?.user_id;
 
 /**
- * The final shifts in [from, to), clipped to it: layers, then overrides on top, cut at every boundary
- * and merged again where the same person stays on call from the same layer or override. Nobody on call
- * is a gap, not a shift.
+ * The final shifts in [from, to), clipped to it: layers (unavailable people skipped), then overrides
+ * on top, cut at every boundary and merged again where the same person stays on call from the same
+ * layer or override. Nobody on call is a gap, not a shift. Outside every unavailability range the
+ * winning layer's turns decide, as `shiftsBetween` walks them; inside one, each piece asks the same
+ * picker as `finalOnCallAt`, so the two always agree.
  */
 export function finalShifts<P extends OnCallPerson>(
   schedule: RotationSchedule<NamedLayer<P>>,
@@ -104,6 +131,7 @@ export function finalShifts<P extends OnCallPerson>(
   to: Date,
   /** Beyond this many layer turns in the window: TooManyShiftsError. */
   maxShifts = Number.POSITIVE_INFINITY,
+  unavailability: readonly Unavailability[] = [],
 ): FinalShift<P>[] {
   const start = from.getTime();
   const end = to.getTime();
@@ -115,6 +143,11 @@ export function finalShifts<P extends OnCallPerson>(
   const cuts = new Set<number>([start, end]);
   for (const shift of layerShifts) cuts.add(shift.start.getTime()).add(shift.end.getTime());
   for (const o of ordered) cuts.add(o.starts_at.getTime()).add(o.ends_at.getTime());
+  // Ranges of people outside the layers change nothing: they add no cuts and no lookups.
+  const away = participantRanges(schedule, unavailability);
+  const spans = unavailableSpans(away, start, end);
+  for (const cut of unavailabilityCuts(schedule, away, spans, maxShifts)) cuts.add(cut);
+  const pick = layerPicker(schedule, away);
   const points = [...cuts].filter((t) => t >= start && t <= end).sort((a, b) => a - b);
   const shifts: FinalShift<P>[] = [];
   let layerIndex = 0;
@@ -124,8 +157,9 @@ export function finalShifts<P extends OnCallPerson>(
       layerIndex += 1;
     }
     const layerShift = layerShifts[layerIndex];
-    const base =
-      layerShift && layerShift.start.getTime() <= pieceStart
+    const base = spansCover(spans, pieceStart)
+      ? layerPiece(pick(new Date(pieceStart)))
+      : layerShift && layerShift.start.getTime() <= pieceStart
         ? { person: layerShift.participant as P, source: 'layer' as const, layer_name: layerShift.layer.name }
         : undefined;
     const piece = applyAt(base, ordered, pieceStart);

@@ -142,6 +142,42 @@ export function onCallAt<L extends RotationLayer>(
   return shiftAt(prepare(schedule), at.getTime());
 }
 
+/** A layer's turn, uncut by the layers above it. */
+export interface LayerTurn<L extends RotationLayer = RotationLayer> {
+  layer: L;
+  /** Whose turn the rotation says it is: the position in the layer's list. */
+  participant_index: number;
+  turn: number;
+  start: Date;
+  end: Date;
+}
+
+/**
+ * The turn running at an instant in every staffed layer, highest precedence first: what each layer
+ * offers when the ones above have nobody to give (docs/schedules.md#unavailability). The first one's
+ * participant is `onCallAt`'s answer. Prepared once, asked at many instants.
+ */
+export function layerTurns<L extends RotationLayer>(
+  schedule: RotationSchedule<L>,
+): (at: Date) => LayerTurn<L>[] {
+  const prepared = prepare(schedule);
+  return (at) =>
+    prepared.flatMap(({ layer, clock }) => {
+      const current = turnAt(clock, at.getTime());
+      if (!current) return [];
+      const participant_index = current.turn % layer.participants.length;
+      return [
+        {
+          layer,
+          participant_index,
+          turn: current.turn,
+          start: new Date(current.start),
+          end: new Date(current.end),
+        },
+      ];
+    });
+}
+
 /**
  * The next `count` shifts from `from` on, the one running at `from` first (it may have started before).
  * Times when nobody is on call are gaps between shifts, not shifts.

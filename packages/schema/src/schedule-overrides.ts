@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CoveringFor } from './unavailability';
 
 /**
  * Overrides, final shifts, calendar feeds and the user's own profile (docs/api.md#overrides,
@@ -76,6 +77,8 @@ export const FinalShift = z.object({
   source: z.enum(['layer', 'override']),
   /** The layer's name, for a layer shift. */
   layer_name: z.string().optional(),
+  /** A layer shift given to the next participant because the rotation's own pick is unavailable. */
+  covering_for: CoveringFor.optional(),
 });
 export type FinalShift = z.infer<typeof FinalShift>;
 

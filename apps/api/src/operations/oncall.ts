@@ -130,7 +130,7 @@ export const scheduleOperations = {
     description:
       'Admins may create any override; a member only one with `user_id` = themselves ("take this shift").',
     request: { params: IdParams, body: jsonBody(CreateOverrideInput) },
-    responses: { 201: answer('Created', ScheduleOverride), ...errorAnswers(400, 403, 404, 415) },
+    responses: { 201: answer('Created', ScheduleOverride), ...errorAnswers(400, 403, 404, 409, 415) },
   }),
   deleteOverride: defineOperation({
     method: 'delete',

@@ -3,11 +3,14 @@ import {
   createCalendarFeed,
   createOverride,
   createSchedule,
+  createUnavailability,
   deleteOverride,
   deleteSchedule,
+  deleteUnavailability,
   getSchedule,
   listOverrides,
   listSchedules,
+  listUnavailability,
   revokeCalendarFeed,
   scheduleShifts,
   shiftWindow,
@@ -17,6 +20,7 @@ import {
 import { calendarUrl } from '../calendar-ics';
 import type { ApiDeps } from '../deps';
 import { scheduleOperations as op } from '../operations/oncall';
+import { scheduleUnavailabilityOperations as away } from '../operations/schedule-unavailability';
 
 /**
  * Admins change schedules; everyone reads them, their shifts and overrides, and asks who is on call.
@@ -48,6 +52,17 @@ export function addScheduleRoutes(ops: Operations, deps: ApiDeps): void {
   );
   ops.add(op.deleteOverride, async (c, { params }) => {
     await deleteOverride(ctx, principalOf(c), params.id, params.override_id, changeOriginOf(c));
+    return c.body(null, 204);
+  });
+  // Unavailability (docs/api.md#unavailability): viewers read; a member marks themselves, an admin anyone.
+  ops.add(away.listUnavailability, async (c, { params, query }) =>
+    c.json({ unavailability: await listUnavailability(ctx, params.id, shiftWindow(query, ctx.now())) }),
+  );
+  ops.add(away.createUnavailability, async (c, { params, body }) =>
+    c.json(await createUnavailability(ctx, principalOf(c), params.id, body, changeOriginOf(c)), 201),
+  );
+  ops.add(away.deleteUnavailability, async (c, { params }) => {
+    await deleteUnavailability(ctx, principalOf(c), params.id, params.unavailability_id, changeOriginOf(c));
     return c.body(null, 204);
   });
   ops.add(op.createCalendarFeed, async (c, { params }) => {

@@ -6,6 +6,7 @@ import type { ServiceContext } from '../context';
 import { assertMayCreateOverride } from './override-access';
 import { planShiftNotices } from './plan-shift-notices';
 import { presentOverride } from './present-override';
+import { refuseUnavailableOverride } from './unavailability-conflicts';
 import { notFound } from './write-errors';
 
 /**
@@ -46,6 +47,14 @@ export async function createOverride(
       });
     }
     if (problems.length > 0) throw new AppError('validation_failed', 'The request is not valid.', problems);
+    // docs/schedules.md#unavailability: nobody is put on call while they said they are away.
+    await refuseUnavailableOverride(
+      tx,
+      scheduleId,
+      input.user_id,
+      new Date(input.starts_at),
+      new Date(input.ends_at),
+    );
     const created = (await scheduleOverrides.insertOverride(tx, {
       scheduleId,
       userId: input.user_id,

@@ -1,4 +1,4 @@
-import { type Queryable, scheduleOverrides, schedules } from '@firebreak/db';
+import { type Queryable, scheduleOverrides, schedules, scheduleUnavailability } from '@firebreak/db';
 import {
   type FinalShift,
   finalOnCallAt,
@@ -6,13 +6,15 @@ import {
   type OnCallPerson,
   type ScheduleOverride,
   TooManyShiftsError,
+  type Unavailability,
 } from '@firebreak/domain';
 import { AppError } from '@firebreak/schema';
 
 /**
- * Schedules as the on-call maths see them: layers from the schedule, overrides from their table
- * (docs/schedules.md#overrides). Reads through the caller's `sql`, so the escalation engine can ask
- * inside the transaction that holds its locks.
+ * Schedules as the on-call maths see them: layers from the schedule, unavailability and overrides from
+ * their tables (docs/schedules.md#overrides, docs/schedules.md#unavailability). Everything that asks who
+ * is on call comes through here, so the API, escalations, notices and calendars agree. Reads through
+ * the caller's `sql`, so the escalation engine can ask inside the transaction that holds its locks.
  */
 
 export interface ScheduleShifts {
@@ -29,6 +31,10 @@ export function toDomainOverride(row: scheduleOverrides.OverrideRow): ScheduleOv
     ends_at: row.ends_at,
     created_at: row.created_at,
   };
+}
+
+export function toDomainUnavailability(row: scheduleUnavailability.UnavailabilityRow): Unavailability {
+  return { user_id: row.user_id, starts_at: row.starts_at, ends_at: row.ends_at };
 }
 
 /**
@@ -56,10 +62,17 @@ export async function loadFinalShifts(
     from,
     to,
   );
+  const ranges = await scheduleUnavailability.findUnavailability(
+    sql,
+    records.map((r) => r.id),
+    from,
+    to,
+  );
   return records.flatMap((schedule) => {
     const own = overrides.filter((o) => o.schedule_id === schedule.id).map(toDomainOverride);
+    const away = ranges.filter((r) => r.schedule_id === schedule.id).map(toDomainUnavailability);
     try {
-      return [{ schedule, shifts: finalShifts(schedule, own, from, to, MAX_SHIFTS_PER_SCHEDULE) }];
+      return [{ schedule, shifts: finalShifts(schedule, own, from, to, MAX_SHIFTS_PER_SCHEDULE, away) }];
     } catch (error) {
       if (!(error instanceof TooManyShiftsError)) throw error;
       if (options.skipTooMany) return [];
@@ -73,7 +86,10 @@ export async function loadFinalShifts(
   });
 }
 
-/** Who is on call in the schedule at `at`, overrides applied; undefined for an unknown schedule or nobody. */
+/**
+ * Who is on call in the schedule at `at`, unavailability and overrides applied; undefined for an
+ * unknown schedule or nobody.
+ */
 export async function finalOnCallPerson(
   sql: Queryable,
   scheduleId: string,
@@ -83,5 +99,12 @@ export async function finalOnCallPerson(
   if (!schedule) return undefined;
   const after = new Date(at.getTime() + 1);
   const overrides = await scheduleOverrides.findOverrides(sql, [scheduleId], at, after);
-  return { schedule, person: finalOnCallAt(schedule, overrides.map(toDomainOverride), at)?.person };
+  const away = await scheduleUnavailability.findUnavailability(sql, [scheduleId], at, after);
+  const final = finalOnCallAt(
+    schedule,
+    overrides.map(toDomainOverride),
+    at,
+    away.map(toDomainUnavailability),
+  );
+  return { schedule, person: final?.person };
 }

@@ -33,6 +33,7 @@ export function presentShift(scheduleId: string, shift: DomainShift<OnCallPerson
     schedule_id: scheduleId,
     source: shift.source,
     ...(shift.layer_name !== undefined ? { layer_name: shift.layer_name } : {}),
+    ...(shift.covering_for ? { covering_for: shift.covering_for } : {}),
   };
 }
 

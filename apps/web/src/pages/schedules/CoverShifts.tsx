@@ -9,9 +9,11 @@ import { isMissingEndpoint } from '../../lib/missing';
 import type { FinalShift } from '../../lib/oncall-types';
 import { canWrite, useMe } from '../../lib/session';
 import { COVER_DAYS, coverSpanOf, coverWindow } from './cover-window';
+import { coverNote } from './unavailability-form';
 
 /**
- * The schedule's final shifts (overrides applied, as the server pages) for the next two weeks, each
+ * The schedule's final shifts (unavailability and overrides applied, as the server pages; a turn given
+ * to the next person because its own is away says whom it covers for) for the next two weeks, each
  * with "Cover" for a member or admin: an override that puts them on call for that span, from now on,
  * in place of the person listed. A shift over since the list loaded cannot be covered.
  */
@@ -86,6 +88,7 @@ export function CoverShifts({ schedule }: { schedule: Schedule }) {
                   <td>{formatDateTime(shift.ends_at)}</td>
                   <td className="subtle">
                     {shift.source === 'override' ? 'Override' : (shift.layer_name ?? 'Rotation')}
+                    {coverNote(shift) ? `, ${coverNote(shift)}` : null}
                   </td>
                   {mayCover ? (
                     <td>

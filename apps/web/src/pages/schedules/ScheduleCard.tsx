@@ -61,10 +61,12 @@ export function ScheduleCard({ schedule, linked = false }: { schedule: Schedule;
       <ErrorMessage error={onCall.error} />
       <ErrorMessage error={problem} prefix="Cannot draw this schedule" />
       <div>
+        {/* Drawn in the browser from the layers alone; the shifts list on the schedule's page is final. */}
+        <div className="subtle small">Rotation (before overrides and unavailability)</div>
         <div
           className="shift-bar"
           role="img"
-          aria-label={`Next 7 days: ${segments.map((s) => `${s.name} from ${formatDateTime(s.start.toISOString())}`).join('; ') || 'nobody on call'}`}
+          aria-label={`Rotation, next 7 days (before overrides and unavailability): ${segments.map((s) => `${s.name} from ${formatDateTime(s.start.toISOString())}`).join('; ') || 'nobody on call'}`}
         >
           {segments.map((segment) => (
             <div
@@ -87,8 +89,8 @@ export function ScheduleCard({ schedule, linked = false }: { schedule: Schedule;
           <span>+7 days</span>
         </div>
       </div>
-      <TableScroll label={`Next shifts of ${schedule.name}`}>
-        <table aria-label={`Next shifts of ${schedule.name}`}>
+      <TableScroll label={`Next rotation turns of ${schedule.name}`}>
+        <table aria-label={`Next rotation turns of ${schedule.name} (before overrides and unavailability)`}>
           <thead>
             <tr>
               <th>Who</th>

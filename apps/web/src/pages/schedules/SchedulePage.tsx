@@ -9,8 +9,9 @@ import { CoverShifts } from './CoverShifts';
 import { OverridesList } from './OverridesList';
 import { ScheduleCard } from './ScheduleCard';
 import { ScheduleEditor } from './ScheduleEditor';
+import { UnavailabilityPanel } from './UnavailabilityPanel';
 
-/** One schedule: its picture, the final shifts to cover, and the overrides already made. */
+/** One schedule: its picture, the final shifts to cover, the overrides already made, who is away. */
 export function SchedulePage() {
   const { id = '' } = useParams();
   const me = useMe();
@@ -41,6 +42,7 @@ export function SchedulePage() {
           <ScheduleCard key={schedule.data.updated_at} schedule={schedule.data} />
           <CoverShifts schedule={schedule.data} />
           <OverridesList schedule={schedule.data} />
+          <UnavailabilityPanel schedule={schedule.data} />
         </div>
       ) : null}
     </>
