@@ -2,7 +2,7 @@ import { toAppError } from '@firebreak/http';
 import type { Logger } from '@firebreak/logger';
 import { AppError } from '@firebreak/schema';
 import { getIncident, identifyChatUser, parseIncidentRef } from '@firebreak/services';
-import { z } from 'zod';
+import type { InboundCardAction } from '../platform/chat-platform';
 import type { CommandEnv } from './commands';
 import { type IncidentAction, isUserFacing, runIncidentAction } from './incident-ops';
 import { escapeMrkdwn, replyLater } from './replies';
@@ -15,42 +15,28 @@ export const CARD_ACTIONS: Record<string, IncidentAction> = {
   incident_resolve: 'resolve',
 };
 
-/** The `block_actions` payload fields we use (docs/integrations/slack.md#actions); the rest is ignored. */
-const BlockActions = z.object({
-  type: z.literal('block_actions'),
-  user: z.object({ id: z.string().min(1), name: z.string().optional(), username: z.string().optional() }),
-  response_url: z.string().optional(),
-  actions: z.array(z.object({ action_id: z.string(), value: z.string().optional() })).min(1),
-});
-
 /**
  * A button click. The HTTP answer is only Slack's acknowledgement (200, empty), so the change is made
  * first and whatever the user must be told (a refusal, "already acknowledged") goes to the click's
  * `response_url`, without holding up the answer. Success needs no reply: the change writes a timeline
  * entry, and the card is updated from that (outbound side).
  */
-export async function runBlockActions(env: CommandEnv, logger: Logger, payload: unknown): Promise<void> {
-  const parsed = BlockActions.safeParse(payload);
-  if (!parsed.success) {
-    logger.info({ type: (payload as { type?: unknown } | null)?.type }, 'chat: interaction ignored');
-    return;
-  }
-  const { user, response_url: responseUrl, actions } = parsed.data;
-  const { action_id: actionId, value } = actions[0]!;
+export async function runCardAction(
+  env: CommandEnv,
+  logger: Logger,
+  click: InboundCardAction,
+): Promise<void> {
+  const { user, replyUrl: responseUrl, actionId, value } = click;
   const action = CARD_ACTIONS[actionId];
   if (!action) {
     logger.info({ action_id: actionId }, 'chat: interaction ignored');
     return;
   }
   const tell = (text: string) => void replyLater(logger, responseUrl, text);
-  const { ref, expectedTier } = parseButtonValue(value ?? '');
+  const { ref, expectedTier } = parseButtonValue(value);
   try {
     const incident = await getIncident(env.ctx, parseIncidentRef(ref));
-    const identity = await identifyChatUser(
-      env.ctx,
-      { id: user.id, name: user.name ?? user.username ?? user.id },
-      env.lookup,
-    );
+    const identity = await identifyChatUser(env.ctx, user, env.lookup);
     const outcome = await runIncidentAction(
       env.ctx,
       identity,

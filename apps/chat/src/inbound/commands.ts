@@ -10,6 +10,7 @@ import {
   readIncidentStatus,
   type ServiceContext,
 } from '@firebreak/services';
+import type { InboundCommand } from '../platform/chat-platform';
 import { helpText, parseCommandText } from './command-text';
 import type { ChatInboundDeps } from './deps';
 import { mayChangeIncidents, mayReadIncidents } from './identity';
@@ -30,10 +31,9 @@ export interface CommandEnv {
  * `/incident …` (docs/integrations/slack.md#commands). Everything here is database work, well inside
  * Slack's 3 seconds; what the channel must hear goes through the outbox, so the answer is the reply itself.
  */
-export async function runCommand(env: CommandEnv, form: URLSearchParams): Promise<CommandReply> {
-  const command = form.get('command') || '/incident';
-  const parsed = parseCommandText(form.get('text') ?? '');
-  const who = { id: form.get('user_id') ?? '', name: form.get('user_name') ?? '' };
+export async function runCommand(env: CommandEnv, request: InboundCommand): Promise<CommandReply> {
+  const { command, user: who } = request;
+  const parsed = parseCommandText(request.text);
   switch (parsed.kind) {
     case 'help':
       return ephemeral(helpText(command));
@@ -52,9 +52,9 @@ export async function runCommand(env: CommandEnv, form: URLSearchParams): Promis
     }
   }
   // The rest act on the incident whose channel this is.
-  const incident = await findIncidentByChannel(env.ctx, form.get('channel_id') ?? '');
+  const incident = await findIncidentByChannel(env.ctx, request.channelId);
   if (!incident) {
-    const typed = escapeMrkdwn(form.get('text')?.trim() ?? '');
+    const typed = escapeMrkdwn(request.text.trim());
     return ephemeral(
       `This channel is not an incident channel. Use \`${command} ${typed}\` inside the incident's own ` +
         `channel (#inc-&lt;number&gt;-…), or open one with \`${command} new &lt;title&gt;\`.`,

@@ -16,13 +16,13 @@ import { AppError } from '@firebreak/schema';
 import { reportInvalidSignature } from '@firebreak/services';
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { runBlockActions } from './actions';
+import { slackInbound } from '../platform/slack/inbound';
+import { runCardAction } from './actions';
 import { type CommandEnv, runCommand } from './commands';
 import type { ChatInboundDeps } from './deps';
 import { handleEvent } from './events';
 import { createProfileLookup } from './identity';
 import { ephemeral, escapeMrkdwn } from './replies';
-import { checkChatSignature } from './signature';
 
 const signed = {
   headers: z.object({
@@ -95,6 +95,7 @@ const eventsOperation = defineOperation({
  * here is database work, and whatever the channel must hear goes through the outbox.
  */
 export function addChatRoutes(app: HttpApp, deps: ChatInboundDeps): void {
+  const slack = slackInbound(deps.config.chat.signingSecret, deps.ctx.now);
   const env: CommandEnv = {
     ctx: deps.ctx,
     config: deps.config,
@@ -103,11 +104,11 @@ export function addChatRoutes(app: HttpApp, deps: ChatInboundDeps): void {
   app.use('/api/v1/chat/*', limitBody(WEBHOOK_BODY_LIMIT_BYTES));
 
   addRawOperation(app, commandsOperation, async (c) => {
-    const form = new URLSearchParams(await readSignedBody(c, deps));
+    const form = new URLSearchParams(await readSignedBody(c, deps, slack));
     // Slack checking our certificate: answered 200 with an empty body (docs/integrations/slack.md#commands).
     if (form.get('ssl_check') === '1') return c.body(null, 200);
     try {
-      return c.json(await runCommand(env, form));
+      return c.json(await runCommand(env, slack.parseCommand(form)));
     } catch (error) {
       // The user typed a command and is waiting: tell them, in the answer Slack shows, not as a 500.
       const appError = toAppError(error);
@@ -117,13 +118,15 @@ export function addChatRoutes(app: HttpApp, deps: ChatInboundDeps): void {
   });
 
   addRawOperation(app, actionsOperation, async (c) => {
-    const form = new URLSearchParams(await readSignedBody(c, deps));
-    await runBlockActions(env, c.get('logger'), parseJson(form.get('payload') ?? ''));
+    const form = new URLSearchParams(await readSignedBody(c, deps, slack));
+    const click = slack.parseCardAction(form);
+    if (click) await runCardAction(env, c.get('logger'), click);
+    else c.get('logger').info({ type: interactionType(form) }, 'chat: interaction ignored');
     return c.body(null, 200);
   });
 
   addRawOperation(app, eventsOperation, async (c) => {
-    const raw = await readSignedBody(c, deps);
+    const raw = await readSignedBody(c, deps, slack);
     const answer = await handleEvent(
       {
         ctx: deps.ctx,
@@ -138,17 +141,17 @@ export function addChatRoutes(app: HttpApp, deps: ChatInboundDeps): void {
 }
 
 /** The raw body, once its signature is verified (before anything parses it); else 401. */
-async function readSignedBody(c: Context<AppEnv>, deps: ChatInboundDeps): Promise<string> {
+async function readSignedBody(
+  c: Context<AppEnv>,
+  deps: ChatInboundDeps,
+  slack: SlackInbound,
+): Promise<string> {
   const rawBody = await readBodyText(c);
-  const failure = checkChatSignature(
-    deps.config.chat.signingSecret,
-    {
-      timestamp: c.req.header('x-slack-request-timestamp'),
-      signature: c.req.header('x-slack-signature'),
-      rawBody,
-    },
-    Math.floor(deps.ctx.now().getTime() / 1000),
-  );
+  const failure = await slack.verify({
+    timestamp: c.req.header('x-slack-request-timestamp'),
+    signature: c.req.header('x-slack-signature'),
+    rawBody,
+  });
   if (failure === null) return rawBody;
   reportInvalidSignature(deps.ctx, 'chat', {
     request_id: c.get('requestId'),
@@ -161,4 +164,11 @@ async function readSignedBody(c: Context<AppEnv>, deps: ChatInboundDeps): Promis
       ? 'CHAT_SIGNING_SECRET is not set; Firebreak refuses unsigned chat requests.'
       : 'X-Slack-Signature is missing, stale (over 5 minutes) or does not match the body.',
   );
+}
+
+type SlackInbound = ReturnType<typeof slackInbound>;
+
+/** The `type` of an interaction we do not handle, for the log. */
+function interactionType(form: URLSearchParams): unknown {
+  return (parseJson(form.get('payload') ?? '') as { type?: unknown } | null)?.type;
 }

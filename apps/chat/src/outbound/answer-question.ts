@@ -2,7 +2,6 @@ import type { Job } from '@firebreak/queue';
 import { type ChatQuestion, readChatQuestion, recordChatReply } from '@firebreak/services';
 import { ChatCallError } from './errors';
 import { reportChatFailure, reportRefusal } from './failures';
-import { escapeMrkdwn } from './format';
 import { type ChatJob, isLastTry, type OutboundDeps, runChatJob } from './job';
 
 /**
@@ -21,17 +20,15 @@ async function postAnswer(jc: ChatJob, questionId: string): Promise<void> {
   const question = await readChatQuestion(jc.ctx, questionId);
   if (!question || question.answer === null || question.replied_at !== null) return;
   try {
-    const posted = await jc.call('answer_question', (client) =>
-      client.chat.postMessage({
-        channel: question.channel_id,
-        thread_ts: question.thread_ts,
-        // Escaped whatever it is: the AI's answer may repeat what a prompt-injected alert or note
-        // said (`<!here>`, `<@U…>`, `<https://evil|label>`), and must read as text, not act as markup.
-        text: escapeMrkdwn(question.answer!),
-        unfurl_links: false,
-      }),
+    // Escaped whatever it is: the AI's answer may repeat what a prompt-injected alert or note
+    // said (`<!here>`, `<@U…>`, `<https://evil|label>`), and must read as text, not act as markup.
+    const text = jc.platform.render.plainText(question.answer!);
+    // A reply Slack accepted without a `ts` is recorded as posted (no id): posting it again would
+    // show the answer twice.
+    const replyId = await jc.call('answer_question', (platform) =>
+      platform.postMessage(question.channel_id, { text }, { threadId: question.thread_ts }),
     );
-    await recordChatReply(jc.ctx, question.id, { replyTs: posted.ts ?? null, error: null });
+    await recordChatReply(jc.ctx, question.id, { replyTs: replyId, error: null });
   } catch (error) {
     if (!(error instanceof ChatCallError)) throw error;
     const givingUp =

@@ -1,12 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readLastChatPostAt } from '@firebreak/services';
-import type { ChatUpdateArguments, WebClient } from '@slack/web-api';
+import type { ChatPlatform } from '../platform/chat-platform';
 import { ChannelPacingError, ChatCallError, type ChatOperation, isRefusal } from './errors';
 import type { ChatMessage } from './format';
 import type { ChatJob } from './job';
-
-/** Block Kit blocks as the Web API types them; ours are built as plain objects (card.ts). */
-export type Blocks = NonNullable<Extract<ChatUpdateArguments, { blocks: unknown }>['blocks']>;
 
 /**
  * Slack "generally allows posting one message per second per channel" (docs/integrations/slack.md#posting).
@@ -24,14 +21,14 @@ export async function withRejoin<T>(
   jc: ChatJob,
   channelId: string,
   operation: ChatOperation,
-  request: (client: WebClient) => Promise<T>,
+  request: (platform: ChatPlatform) => Promise<T>,
 ): Promise<T> {
   try {
     return await jc.call(operation, request);
   } catch (error) {
     if (!isRefusal(error, 'not_in_channel')) throw error;
     try {
-      await jc.call(operation, (client) => client.conversations.join({ channel: channelId }));
+      await jc.call(operation, (platform) => platform.rejoinChannel(channelId));
     } catch (joinError) {
       if (!isRefusal(joinError)) throw joinError;
       error.detail = { join_error: joinError.code };
@@ -48,7 +45,7 @@ export async function withRejoin<T>(
 /**
  * Posts in the incident's channel at most once a second: waits until a second after the channel's
  * last recorded post. Jobs of one incident run one at a time (the chat lock), so this is exact for
- * the incident's own channel. Returns the message's `ts`.
+ * the incident's own channel. Returns the message's id.
  */
 export async function postInChannel(
   jc: ChatJob,
@@ -60,14 +57,11 @@ export async function postInChannel(
   const wait = last ? last.getTime() + POST_INTERVAL_MS - jc.ctx.now().getTime() : 0;
   if (wait > MAX_PACING_SLEEP_MS) throw new ChannelPacingError(Math.min(wait, POST_INTERVAL_MS));
   if (wait > 0) await sleep(wait);
-  const result = await withRejoin(jc, channelId, operation, (client) =>
-    client.chat.postMessage({
-      channel: channelId,
-      text: message.text,
-      ...(message.blocks ? { blocks: message.blocks as Blocks } : {}),
-      unfurl_links: false,
-    }),
+  const id = await withRejoin(jc, channelId, operation, (platform) =>
+    platform.postMessage(channelId, message),
   );
-  if (!result.ts) throw new ChatCallError(operation, { kind: 'transient', code: 'no_ts_in_answer' });
-  return result.ts;
+  // The card and timeline entries are recorded by their id (later edits and thread replies need it):
+  // an answer without one is taken as an outage and the job tries again.
+  if (!id) throw new ChatCallError(operation, { kind: 'transient', code: 'no_ts_in_answer' });
+  return id;
 }

@@ -1,5 +1,6 @@
-import { chatErrorCode, retryAfterSeconds } from '@firebreak/chat-client';
-import { ErrorCode } from '@slack/web-api';
+import type { ChatPlatformName, ChatProblem, RefusalReason } from '../platform/chat-platform';
+
+export type { ChatProblem } from '../platform/chat-platform';
 
 /** What a job was doing when a chat call failed: the `operation` of its `chat_failed` entry. */
 export type ChatOperation =
@@ -20,43 +21,33 @@ const CREATION: ReadonlySet<ChatOperation> = new Set(['create_channel', 'setup_c
 /**
  * The exact log line (docs/integrations/slack.md#failures), e.g.
  * `slack: post message failed: not_in_channel`; invites have their own, `slack: invite failed: <code>`.
+ * The prefix is the platform's name.
  */
-export function failureLine(operation: ChatOperation, code: string): string {
-  if (operation === 'invite_member') return `slack: invite failed: ${code}`;
+export function failureLine(platform: ChatPlatformName, operation: ChatOperation, code: string): string {
+  if (operation === 'invite_member') return `${platform}: invite failed: ${code}`;
   return CREATION.has(operation)
-    ? `slack: channel creation failed: ${code}`
-    : `slack: post message failed: ${code}`;
+    ? `${platform}: channel creation failed: ${code}`
+    : `${platform}: post message failed: ${code}`;
 }
 
 /**
- * - `rate_limited`: try again at `retryAfterS` (does not count as a failed try).
- * - `transient`: the chat service is down or unreachable; BullMQ backs off and tries again.
- * - `refused`: the chat service answered `ok: false`; trying again gives the same answer.
+ * Seconds to wait when a platform rate-limited a call: every platform's rate-limit error carries
+ * `retryAfter` (its `Retry-After`), which the shared pauses and the job's re-scheduling read.
  */
-export type ChatProblem =
-  | { kind: 'rate_limited'; code: string; retryAfterS: number }
-  | { kind: 'transient'; code: string }
-  | { kind: 'refused'; code: string };
+export function retryAfterOf(error: unknown): number | undefined {
+  const retryAfter = (error as { retryAfter?: unknown } | null)?.retryAfter;
+  return typeof retryAfter === 'number' ? retryAfter : undefined;
+}
 
-// `rate_limited` and `message_limit_exceeded` come as `ok: false` bodies (chat.postMessage's own
-// limits); Grafana OnCall treats them as rate limits too (docs/integrations/slack.md#failures).
-const RATE_LIMIT_CODES = new Set(['ratelimited', 'rate_limited', 'message_limit_exceeded']);
-const TRANSIENT_CODES = new Set(['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout']);
-const DEFAULT_RETRY_AFTER_S = 5;
-
-/** Undefined for errors that are not the chat service's (a bug of ours: BullMQ retries those). */
-export function classifyChatError(error: unknown): ChatProblem | undefined {
-  const retryAfter = retryAfterSeconds(error);
-  if (retryAfter !== undefined) return { kind: 'rate_limited', code: 'ratelimited', retryAfterS: retryAfter };
-  const code = chatErrorCode(error);
-  if (code !== undefined) {
-    if (RATE_LIMIT_CODES.has(code)) return { kind: 'rate_limited', code, retryAfterS: DEFAULT_RETRY_AFTER_S };
-    return { kind: TRANSIENT_CODES.has(code) ? 'transient' : 'refused', code };
+/**
+ * A platform answered a call without what it must carry (a channel id, a message id): taken as an
+ * outage (`transient`), so the job is tried again.
+ */
+export class IncompleteAnswerError extends Error {
+  constructor(readonly code: string) {
+    super(`the chat service's answer lacked what it must carry: ${code}`);
+    this.name = 'IncompleteAnswerError';
   }
-  const { code: kind, statusCode } = error as { code?: unknown; statusCode?: unknown };
-  if (kind === ErrorCode.HTTPError) return { kind: 'transient', code: `http_${String(statusCode)}` };
-  if (kind === ErrorCode.RequestError) return { kind: 'transient', code: 'network_error' };
-  return undefined;
 }
 
 /** A chat call that failed, with what we were doing. */
@@ -78,12 +69,15 @@ export class ChatCallError extends Error {
   }
 }
 
-/** A refusal (optionally: with one of these codes). */
-export function isRefusal(error: unknown, ...codes: string[]): error is ChatCallError {
+/** A `ChatCallError` that is a refusal: its `problem` carries the reason. */
+type RefusedCallError = ChatCallError & { readonly problem: Extract<ChatProblem, { kind: 'refused' }> };
+
+/** A refusal (optionally: for one of these reasons). */
+export function isRefusal(error: unknown, ...reasons: RefusalReason[]): error is RefusedCallError {
   return (
     error instanceof ChatCallError &&
     error.problem.kind === 'refused' &&
-    (codes.length === 0 || codes.includes(error.problem.code))
+    (reasons.length === 0 || reasons.includes(error.problem.reason))
   );
 }
 

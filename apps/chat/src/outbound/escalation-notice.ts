@@ -10,7 +10,6 @@ import { isRefusal } from './errors';
 import { reportRefusal } from './failures';
 import { flushChannel } from './flush';
 import type { ChatJob } from './job';
-import { pageText } from './messages';
 
 interface Target {
   id?: string | null;
@@ -64,31 +63,17 @@ async function sendDirectMessages(
     const ackUrl = personId
       ? await chatPageLinkUrl(jc.session, { publicUrl: jc.publicUrl, userId: personId })
       : undefined;
-    const message = pageText(incident, jc.publicUrl, incident.chat_channel_id, ackUrl);
+    const message = jc.platform.render.page(incident, jc.publicUrl, incident.chat_channel_id, ackUrl);
     const record = { entryId, slackUserId: userId };
     try {
-      const channel = await directChannel(jc, userId);
-      const posted = await jc.call('direct_message', (client) =>
-        client.chat.postMessage({ channel, text: message.text, unfurl_links: false }),
+      const messageId = await jc.call('direct_message', (platform) =>
+        platform.sendDirectMessage(userId, message),
       );
-      await recordDirectMessage(jc.session, { ...record, messageTs: posted.ts ?? null });
+      await recordDirectMessage(jc.session, { ...record, messageTs: messageId });
     } catch (error) {
       if (!isRefusal(error)) throw error;
       await recordDirectMessage(jc.session, { ...record, messageTs: null, error: error.code });
       await reportRefusal(jc, error, { slack_user_id: userId });
     }
   }
-}
-
-/**
- * The bot's direct-message channel with a person. Its id never changes, so it is asked for once per
- * worker: a page re-scheduled by a rate limit must not spend `conversations.open`'s allowance again.
- */
-async function directChannel(jc: ChatJob, userId: string): Promise<string> {
-  const known = jc.directChannels?.get(userId);
-  if (known) return known;
-  const opened = await jc.call('direct_message', (client) => client.conversations.open({ users: userId }));
-  const channel = opened.channel?.id ?? userId;
-  jc.directChannels?.set(userId, channel);
-  return channel;
 }

@@ -1,4 +1,5 @@
 import { recordChatFailure } from '@firebreak/services';
+import type { ChatPlatformName } from '../platform/chat-platform';
 import { type ChatCallError, failureLine } from './errors';
 import type { ChatJob } from './job';
 import type { PauseScope } from './rate-limit-pauses';
@@ -25,14 +26,14 @@ export function reportChatFailure(
 ): void {
   jc.ctx.failures.failed('chat', {
     reason: error.code,
-    line: failureLine(error.operation, error.code),
+    line: failureLine(jc.platform.name, error.operation, error.code),
     fields: { ...fields(jc, error), ...extra },
   });
 }
 
 /** A successful chat call after failures: logged once. */
-export function reportChatWorking(jc: Pick<ChatJob, 'ctx'>): void {
-  jc.ctx.failures.recovered('chat', 'default', 'slack: calls succeeding again');
+export function reportChatWorking(ctx: ChatJob['ctx'], platform: ChatPlatformName): void {
+  ctx.failures.recovered('chat', 'default', `${platform}: calls succeeding again`);
 }
 
 /**
@@ -59,7 +60,10 @@ export function logRetry(jc: ChatJob, error: ChatCallError, retryInMs: number | 
     reportChatFailure(jc, error, extra);
     return;
   }
-  jc.ctx.logger.warn({ ...fields(jc, error), ...extra }, failureLine(error.operation, error.code));
+  jc.ctx.logger.warn(
+    { ...fields(jc, error), ...extra },
+    failureLine(jc.platform.name, error.operation, error.code),
+  );
 }
 
 const pauseFields = (scope: PauseScope) => ({
@@ -73,16 +77,21 @@ const pauseFields = (scope: PauseScope) => ({
  */
 export function reportPauseStarted(
   ctx: Pick<ChatJob['ctx'], 'logger'>,
+  platform: ChatPlatformName,
   scope: PauseScope,
   retryAfterS: number,
 ) {
   ctx.logger.warn(
     { ...pauseFields(scope), retry_after_s: retryAfterS },
-    `slack: rate limited, calls paused: ${scope.method}`,
+    `${platform}: rate limited, calls paused: ${scope.method}`,
   );
 }
 
 /** The first call of a paused method that succeeds after the pause: logged once, by one process. */
-export function reportPauseEnded(ctx: Pick<ChatJob['ctx'], 'logger'>, scope: PauseScope) {
-  ctx.logger.info(pauseFields(scope), `slack: rate limit over, calls resumed: ${scope.method}`);
+export function reportPauseEnded(
+  ctx: Pick<ChatJob['ctx'], 'logger'>,
+  platform: ChatPlatformName,
+  scope: PauseScope,
+) {
+  ctx.logger.info(pauseFields(scope), `${platform}: rate limit over, calls resumed: ${scope.method}`);
 }

@@ -5,30 +5,6 @@ import { reportChatFailure } from './failures';
 import { type ChatJob, isLastTry } from './job';
 
 /**
- * Answers that mean the person is (or cannot be more) in the channel: the invite is done. The bot is
- * never invited (`cant_invite_self`: the commander may be the bot's own user in a test workspace).
- */
-const ALREADY_THERE = ['already_in_channel', 'cant_invite_self'];
-
-/**
- * Refusals about that one person: asking again gives the same answer, so the refusal is recorded and
- * they are not asked again for this incident. Every other refusal (`missing_scope`,
- * `restricted_action`, `not_allowed_token_type`, `channel_not_found`, `not_in_channel`,
- * `invalid_auth`…) concerns the installation or the channel: recording it against each person would
- * keep them out for good once an admin fixes the app, so it is only logged and a later job asks again.
- */
-const ABOUT_THE_PERSON = new Set([
-  'user_not_found',
-  'no_user',
-  'user_disabled',
-  'user_is_restricted',
-  'user_is_ultra_restricted',
-  'cant_invite',
-  'ura_max_channels',
-  'invitee_cant_see_channel',
-]);
-
-/**
  * Invites everyone the channel owes an invite — the commander and the people paged — once each
  * (docs/chat.md#invites). One person per call: Slack refuses a whole list for one bad id. A refusal
  * about the person (`user_not_found`…) is recorded, so it is asked once; a refusal about the
@@ -42,9 +18,7 @@ export async function inviteOwedPeople(jc: ChatJob, channelId: string): Promise<
   for (const slackUserId of await listOwedInvites(jc.session)) {
     let error: string | null = null;
     try {
-      await withRejoin(jc, channelId, 'invite_member', (client) =>
-        client.conversations.invite({ channel: channelId, users: slackUserId }),
-      );
+      await withRejoin(jc, channelId, 'invite_member', (platform) => platform.invite(channelId, slackUserId));
     } catch (caught) {
       const failure = inviteFailure(jc, caught);
       if (failure.kind !== 'in_channel') reportChatFailure(jc, failure.error, { slack_user_id: slackUserId });
@@ -61,13 +35,21 @@ type InviteFailure =
   | { kind: 'about_the_person'; error: ChatCallError }
   | { kind: 'try_later'; error: ChatCallError };
 
-/** What a failed invite means; thrown on when the job should handle it (a rate limit, an early outage). */
+/**
+ * What a failed invite means; thrown on when the job should handle it (a rate limit, an early outage).
+ * `already_member` (Slack: `already_in_channel`, `cant_invite_self`) means the invite is done. A refusal
+ * `about_the_person` (`user_not_found`…) gives the same answer when asked again, so it is recorded and
+ * they are not asked again for this incident. Every other refusal (`missing_scope`, `restricted_action`,
+ * `channel_not_found`, `invalid_auth`…) concerns the installation or the channel: recording it against
+ * each person would keep them out for good once an admin fixes the app, so it is only logged and a
+ * later job asks again.
+ */
 function inviteFailure(jc: ChatJob, caught: unknown): InviteFailure {
   if (caught instanceof ChatCallError && caught.problem.kind === 'transient' && isLastTry(jc.job)) {
     return { kind: 'try_later', error: caught };
   }
   if (!isRefusal(caught)) throw caught;
-  if (ALREADY_THERE.includes(caught.code)) return { kind: 'in_channel' };
-  if (ABOUT_THE_PERSON.has(caught.code)) return { kind: 'about_the_person', error: caught };
+  if (caught.problem.reason === 'already_member') return { kind: 'in_channel' };
+  if (caught.problem.reason === 'about_the_person') return { kind: 'about_the_person', error: caught };
   return { kind: 'try_later', error: caught };
 }

@@ -1,32 +1,48 @@
 import { DelayedError, type Job } from '@firebreak/queue';
 import { type ChatSession, type ServiceContext, withChatSession } from '@firebreak/services';
-import type { WebClient } from '@slack/web-api';
+import type { ChatPlatform } from '../platform/chat-platform';
+import { type SlackClientDeps, slackPlatform } from '../platform/slack/platform';
 import {
   ChannelPacingError,
   ChatCallError,
   type ChatOperation,
-  classifyChatError,
+  type ChatProblem,
+  IncompleteAnswerError,
   MethodPausedError,
 } from './errors';
 import { logRetry, reportChatWorking, reportRefusal } from './failures';
 
-export interface OutboundDeps {
+interface CommonDeps {
   ctx: ServiceContext;
-  /** The worker's client honours the shared rate-limit pauses (rate-limit-pauses.ts). */
-  client: WebClient;
   /** `PUBLIC_URL` without a trailing slash: links in messages point there. */
   publicUrl: string;
-  /** Direct-message channel ids by chat user id, kept for the worker's life (escalation-notice.ts). */
-  directChannels?: Map<string, string>;
+}
+
+/**
+ * What outbound chat work needs: the platform to talk to (the worker's honours the shared rate-limit
+ * pauses, rate-limit-pauses.ts), or Slack's Web API client alone, which stands for the Slack platform.
+ */
+export type OutboundDeps = CommonDeps & ({ platform: ChatPlatform } | SlackClientDeps);
+
+/** The platform of `deps`. */
+export function platformOf(deps: OutboundDeps): ChatPlatform {
+  return 'platform' in deps ? deps.platform : slackPlatform(deps.client, deps);
 }
 
 /** One chat job at work: it holds its incident's chat lock (`session`, for the chat-channel verbs). */
-export interface ChatJob extends OutboundDeps {
+export interface ChatJob extends CommonDeps {
+  platform: ChatPlatform;
   session: ChatSession;
   job: Job;
   incidentId: string;
-  /** Calls the chat service; a failure the chat service caused becomes a `ChatCallError`. */
-  call<T>(operation: ChatOperation, request: (client: WebClient) => Promise<T>): Promise<T>;
+  /** Calls the platform; a failure the platform caused becomes a `ChatCallError`. */
+  call<T>(operation: ChatOperation, request: (platform: ChatPlatform) => Promise<T>): Promise<T>;
+}
+
+/** A platform's failure in the shared categories; undefined when it is not the platform's. */
+export function classifyCallError(platform: ChatPlatform, error: unknown): ChatProblem | undefined {
+  if (error instanceof IncompleteAnswerError) return { kind: 'transient', code: error.code };
+  return platform.classifyError(error);
 }
 
 // Another job of the same incident is working: come back shortly (it does not count as a try).
@@ -49,19 +65,22 @@ export async function runChatJob(
   incidentId: string,
   work: (jc: ChatJob) => Promise<void>,
 ): Promise<void> {
+  const platform = platformOf(deps);
   const locked = await withChatSession(deps.ctx, incidentId, async (session) => {
     const jc: ChatJob = {
-      ...deps,
+      ctx: deps.ctx,
+      publicUrl: deps.publicUrl,
+      platform,
       session,
       job,
       incidentId,
       call: async (operation, request) => {
         try {
-          const answer = await request(deps.client);
-          reportChatWorking(deps);
+          const answer = await request(platform);
+          reportChatWorking(deps.ctx, platform.name);
           return answer;
         } catch (error) {
-          const problem = classifyChatError(error);
+          const problem = classifyCallError(platform, error);
           throw problem ? new ChatCallError(operation, problem, { cause: error }) : error;
         }
       },

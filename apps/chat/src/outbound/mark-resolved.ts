@@ -4,7 +4,6 @@ import {
   recordChannelName,
   recordChannelTopic,
 } from '@firebreak/services';
-import { resolvedTopic } from './card';
 import { withRejoin } from './channel-calls';
 import { MAX_NAME_ATTEMPTS, resolvedChannelName, resolvedLiteral } from './channel-name';
 import { isRefusal } from './errors';
@@ -32,17 +31,15 @@ export async function markResolved(jc: ChatJob): Promise<void> {
     if (renamed) await recordChannelName(jc.session, renamed);
     if (renamed === literal) return;
   }
-  const topic = resolvedTopic(literal, incident);
+  const topic = jc.platform.render.resolvedTopic(literal, incident);
   if (incident.chat_topic === topic) return;
-  await withRejoin(jc, channelId, 'update_topic', (client) =>
-    client.conversations.setTopic({ channel: channelId, topic }),
-  );
+  await withRejoin(jc, channelId, 'update_topic', (platform) => platform.setTopic(channelId, topic));
   await recordChannelTopic(jc.session, topic);
 }
 
 /**
  * The literal, else the closest valid name (with `-2`, `-3`… when taken). Undefined when the chat
- * service does not let the bot rename (`not_authorized`, `restricted_action`): reported, and the topic
+ * service does not let the bot rename (`not_permitted`: Slack's `not_authorized`, `restricted_action`): reported, and the topic
  * still says the incident is resolved.
  */
 async function rename(jc: ChatJob, channelId: string, original: string): Promise<string | undefined> {
@@ -50,18 +47,16 @@ async function rename(jc: ChatJob, channelId: string, original: string): Promise
   for (let n = 1; n <= MAX_NAME_ATTEMPTS; n++) names.push(resolvedChannelName(original, n));
   for (const [index, name] of names.entries()) {
     try {
-      await withRejoin(jc, channelId, 'rename_channel', (client) =>
-        client.conversations.rename({ channel: channelId, name }),
+      await withRejoin(jc, channelId, 'rename_channel', (platform) =>
+        platform.renameChannel(channelId, name),
       );
       return name;
     } catch (error) {
-      if (isRefusal(error, 'not_authorized', 'restricted_action')) {
+      if (isRefusal(error, 'not_permitted')) {
         await reportRefusal(jc, error);
         return undefined;
       }
-      const tryNext =
-        isRefusal(error) &&
-        (error.code === 'name_taken' || (index === 0 && error.code.startsWith('invalid_name')));
+      const tryNext = isRefusal(error, 'name_taken') || (index === 0 && isRefusal(error, 'invalid_name'));
       if (!tryNext || index === names.length - 1) throw error;
       if (index === 0) {
         jc.ctx.logger.info(

@@ -6,10 +6,10 @@ import {
   recordChannelOpened,
   recordChannelTopic,
 } from '@firebreak/services';
-import { cardDigest, channelPurpose, channelTopic, renderCard } from './card';
-import { type Blocks, postInChannel, withRejoin } from './channel-calls';
+import { cardDigest } from './card';
+import { postInChannel, withRejoin } from './channel-calls';
 import { incidentChannelName, MAX_NAME_ATTEMPTS } from './channel-name';
-import { ChatCallError, isRefusal } from './errors';
+import { isRefusal } from './errors';
 import { reportRefusal } from './failures';
 import { flushChannel } from './flush';
 import type { ChatJob } from './job';
@@ -55,60 +55,45 @@ interface CreatedChannel {
 }
 
 async function createChannel(jc: ChatJob, incident: ChatIncident): Promise<CreatedChannel> {
+  let taken: unknown;
   for (let attempt = 1; attempt <= MAX_NAME_ATTEMPTS; attempt++) {
     const name = incidentChannelName(incident.number, incident.title, attempt);
     const askedBefore = incident.chat_channel_creating === name;
     await markChannelCreating(jc.session, name);
     try {
-      const result = await jc.call('create_channel', (client) => client.conversations.create({ name }));
-      const id = result.channel?.id;
-      if (!id) throw new ChatCallError('create_channel', { kind: 'transient', code: 'no_channel_in_answer' });
-      return { id, name: result.channel?.name ?? name };
+      return await jc.call('create_channel', (platform) => platform.createChannel(name));
     } catch (error) {
       if (!isRefusal(error, 'name_taken')) throw error;
       if (askedBefore) return adoptLostChannel(jc, incident, name);
+      taken = error;
     }
   }
-  throw new ChatCallError('create_channel', { kind: 'refused', code: 'name_taken' });
+  // Every name was taken: the last refusal stands, with the platform's own code for it.
+  throw taken;
 }
 
 /**
  * An earlier try asked for this very name and died before recording the answer; `name_taken` now
- * almost certainly means that try made the channel. The chat API (with the scopes Firebreak asks
- * for) cannot look a channel up by name, but `chat.postMessage` takes a name and answers the
- * channel's id: the card is posted there, and the channel becomes the incident's.
+ * almost certainly means that try made the channel. The platform finds it by name and the card is
+ * posted there, and the channel becomes the incident's.
  */
 async function adoptLostChannel(jc: ChatJob, incident: ChatIncident, name: string): Promise<CreatedChannel> {
-  const card = renderCard(incident, jc.publicUrl);
-  const result = await jc.call('post_card', (client) =>
-    client.chat.postMessage({
-      channel: name,
-      text: card.text,
-      ...(card.blocks ? { blocks: card.blocks as Blocks } : {}),
-      unfurl_links: false,
-    }),
-  );
-  if (!result.channel || !result.ts) {
-    throw new ChatCallError('post_card', { kind: 'transient', code: 'no_ts_in_answer' });
-  }
+  const card = jc.platform.render.card(incident, jc.publicUrl);
+  const posted = await jc.call('post_card', (platform) => platform.adoptChannel(name, card));
   jc.ctx.logger.info(
     { incident_id: incident.id, channel_name: name },
     'chat: adopted a channel whose creation answer was lost',
   );
-  return { id: result.channel, name, cardTs: result.ts };
+  return { id: posted.channelId, name, cardTs: posted.messageId };
 }
 
 /** Topic (title, severity, lead) and purpose. A refusal is reported; the card still gets posted. */
 async function setUpChannel(jc: ChatJob, incident: ChatIncident, channelId: string): Promise<void> {
-  const topic = channelTopic(incident);
-  const purpose = channelPurpose(incident, jc.publicUrl);
+  const topic = jc.platform.render.topic(incident);
+  const purpose = jc.platform.render.purpose(incident, jc.publicUrl);
   try {
-    await withRejoin(jc, channelId, 'setup_channel', (client) =>
-      client.conversations.setTopic({ channel: channelId, topic }),
-    );
-    await withRejoin(jc, channelId, 'setup_channel', (client) =>
-      client.conversations.setPurpose({ channel: channelId, purpose }),
-    );
+    await withRejoin(jc, channelId, 'setup_channel', (platform) => platform.setTopic(channelId, topic));
+    await withRejoin(jc, channelId, 'setup_channel', (platform) => platform.setPurpose(channelId, purpose));
   } catch (error) {
     if (!isRefusal(error)) throw error;
     await reportRefusal(jc, error);
@@ -118,7 +103,7 @@ async function setUpChannel(jc: ChatJob, incident: ChatIncident, channelId: stri
 
 /** The card; it stands for the entries written at creation. False when the channel refused it. */
 async function postCard(jc: ChatJob, incident: ChatIncident, channelId: string): Promise<boolean> {
-  const card = renderCard(incident, jc.publicUrl);
+  const card = jc.platform.render.card(incident, jc.publicUrl);
   try {
     const ts = await postInChannel(jc, channelId, 'post_card', card);
     await recordCard(jc, incident, channelId, ts);
@@ -131,7 +116,7 @@ async function postCard(jc: ChatJob, incident: ChatIncident, channelId: string):
 }
 
 async function recordCard(jc: ChatJob, incident: ChatIncident, channelId: string, ts: string) {
-  const digest = cardDigest(renderCard(incident, jc.publicUrl));
+  const digest = cardDigest(jc.platform.render.card(incident, jc.publicUrl));
   await recordCardPosted(jc.session, incident, { channelId, ts, digest });
   incident.chat_card_ts = ts;
 }

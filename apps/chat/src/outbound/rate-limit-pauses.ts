@@ -1,25 +1,18 @@
-import { retryAfterSeconds } from '@firebreak/chat-client';
 import { createSharedPauses, type SharedPauses } from '@firebreak/queue';
 import type { ServiceContext } from '@firebreak/services';
 import type { WebClient } from '@slack/web-api';
-import { MethodPausedError } from './errors';
+import type { ChatPlatformName } from '../platform/chat-platform';
+import { gateSlackClient } from '../platform/slack/pause-gate';
+import { MethodPausedError, retryAfterOf } from './errors';
 import { reportPauseEnded, reportPauseStarted } from './failures';
 
 /**
- * What one 429 pauses: the method, workspace-wide, as Slack counts its tiers; for `chat.postMessage`,
- * which Slack paces per channel, only that channel, so one busy channel never holds back the pages
- * and posts of the others (docs/integrations/slack.md#rate-limits).
+ * What one 429 pauses: a platform method for the whole installation, or, where the platform paces
+ * per channel, only that channel (each platform names its scopes: platform/slack/pause-gate.ts).
  */
 export interface PauseScope {
   method: string;
   channelId?: string;
-}
-
-export function pauseScopeOf(method: string, args: unknown): PauseScope {
-  const channel = (args as { channel?: unknown } | undefined)?.channel;
-  return method === 'chat.postMessage' && typeof channel === 'string'
-    ? { method, channelId: channel }
-    : { method };
 }
 
 const keyOf = (scope: PauseScope) => (scope.channelId ? `${scope.method}:${scope.channelId}` : scope.method);
@@ -38,8 +31,13 @@ export class ChatPauses {
   /** Pauses this process saw: its next success there may end the episode. */
   private readonly seen = new Set<string>();
 
-  constructor(private readonly ctx: Pick<ServiceContext, 'redis' | 'redisPrefix' | 'logger'>) {
-    this.shared = createSharedPauses(ctx.redis, `${ctx.redisPrefix}:chat`);
+  constructor(
+    private readonly ctx: Pick<ServiceContext, 'redis' | 'redisPrefix' | 'logger'>,
+    private readonly platform: ChatPlatformName = 'slack',
+  ) {
+    // Slack's keys keep their unprefixed names, so a rolling upgrade shares its pauses with old workers.
+    const platformKey = platform === 'slack' ? '' : `:${platform}`;
+    this.shared = createSharedPauses(ctx.redis, `${ctx.redisPrefix}:chat${platformKey}`);
   }
 
   /** Runs one chat call unless its scope is paused. */
@@ -51,19 +49,19 @@ export class ChatPauses {
     try {
       answer = await call();
     } catch (error) {
-      const retryAfter = retryAfterSeconds(error);
+      const retryAfter = retryAfterOf(error);
       if (retryAfter !== undefined) await this.pause(scope, key, retryAfter);
       throw error;
     }
     if (this.seen.delete(key) && (await this.quietly(() => this.shared.endEpisode(key), false))) {
-      reportPauseEnded(this.ctx, scope);
+      reportPauseEnded(this.ctx, this.platform, scope);
     }
     return answer;
   }
 
-  /** `client`, with every Web API method call going through `run`. */
+  /** Slack's Web API `client`, with every method call going through `run`. */
   gate(client: WebClient): WebClient {
-    return gateMethods(client, [], (method, args, call) => this.run(pauseScopeOf(method, args), call));
+    return gateSlackClient(client, (scope, call) => this.run(scope, call));
   }
 
   private async remainingMs(key: string): Promise<number> {
@@ -83,7 +81,7 @@ export class ChatPauses {
     this.knownUntil.set(key, Math.max(this.knownUntil.get(key) ?? 0, Date.now() + ms));
     this.seen.add(key);
     if (await this.quietly(() => this.shared.pause(key, ms), false))
-      reportPauseStarted(this.ctx, scope, retryAfterS);
+      reportPauseStarted(this.ctx, this.platform, scope, retryAfterS);
   }
 
   // The pause is an economy, not a guarantee: Redis failing must not fail the chat call. The client's
@@ -96,31 +94,4 @@ export class ChatPauses {
       return fallback;
     }
   }
-}
-
-type Gate = (method: string, args: unknown, call: () => Promise<unknown>) => Promise<unknown>;
-
-/**
- * The Web API client's methods are grouped by the method's name (`client.conversations.create` is
- * `conversations.create`): each function found under a group is wrapped with its method's name.
- * `apiCall(method, args)` is wrapped too. The client's own code keeps its unwrapped self.
- */
-function gateMethods<T extends object>(target: T, path: string[], gate: Gate): T {
-  return new Proxy(target, {
-    get(object, key) {
-      const value = Reflect.get(object, key, object) as unknown;
-      if (typeof key !== 'string') return value;
-      if (typeof value === 'function') {
-        const fn = value as (...args: unknown[]) => Promise<unknown>;
-        if (path.length === 0 && key !== 'apiCall') return fn.bind(object);
-        const method = path.length === 0 ? undefined : [...path, key].join('.');
-        return (...args: unknown[]) =>
-          method === undefined
-            ? gate(String(args[0]), args[1], () => fn.apply(object, args))
-            : gate(method, args[0], () => fn.apply(object, args));
-      }
-      if (value !== null && typeof value === 'object') return gateMethods(value, [...path, key], gate);
-      return value;
-    },
-  });
 }

@@ -1,6 +1,6 @@
 import { type ChatIncident, recordCardDigest, recordChannelTopic } from '@firebreak/services';
-import { cardDigest, channelTopic, renderCard } from './card';
-import { type Blocks, withRejoin } from './channel-calls';
+import { cardDigest } from './card';
+import { withRejoin } from './channel-calls';
 import { isRefusal } from './errors';
 import { reportRefusal } from './failures';
 import type { ChatJob } from './job';
@@ -21,13 +21,11 @@ export async function refreshChannel(jc: ChatJob, incident: ChatIncident): Promi
 async function refreshCard(jc: ChatJob, incident: ChatIncident, channelId: string): Promise<void> {
   const ts = incident.chat_card_ts;
   if (!ts) return;
-  const card = renderCard(incident, jc.publicUrl);
+  const card = jc.platform.render.card(incident, jc.publicUrl);
   const digest = cardDigest(card);
   if (digest === incident.chat_card_digest) return;
   try {
-    await withRejoin(jc, channelId, 'update_card', (client) =>
-      client.chat.update({ channel: channelId, ts, text: card.text, blocks: card.blocks as Blocks }),
-    );
+    await withRejoin(jc, channelId, 'update_card', (platform) => platform.updateCard(channelId, ts, card));
   } catch (error) {
     if (!isRefusal(error)) throw error;
     await reportRefusal(jc, error);
@@ -38,12 +36,10 @@ async function refreshCard(jc: ChatJob, incident: ChatIncident, channelId: strin
 async function refreshTopic(jc: ChatJob, incident: ChatIncident, channelId: string): Promise<void> {
   // Null: the channel is not set up yet (opening sets it). Resolved: the resolved topic is the rename's.
   if (incident.chat_topic === null || incident.status === 'resolved') return;
-  const topic = channelTopic(incident);
+  const topic = jc.platform.render.topic(incident);
   if (topic === incident.chat_topic) return;
   try {
-    await withRejoin(jc, channelId, 'update_topic', (client) =>
-      client.conversations.setTopic({ channel: channelId, topic }),
-    );
+    await withRejoin(jc, channelId, 'update_topic', (platform) => platform.setTopic(channelId, topic));
   } catch (error) {
     if (!isRefusal(error)) throw error;
     await reportRefusal(jc, error);

@@ -1,9 +1,9 @@
 import { DelayedError, type Job } from '@firebreak/queue';
 import { type ShiftNoticeMessage, type ShiftNoticeOutcome, sendShiftNotice } from '@firebreak/services';
-import { classifyChatError, failureLine, MethodPausedError } from './errors';
+import { failureLine, MethodPausedError } from './errors';
 import { reportChatWorking } from './failures';
 import { escapeMrkdwn } from './format';
-import type { OutboundDeps } from './job';
+import { classifyCallError, type OutboundDeps, platformOf } from './job';
 
 export function shiftNoticeText(message: ShiftNoticeMessage): string {
   return `You are on call for *${escapeMrkdwn(message.scheduleName)}* ${message.lasts}.`;
@@ -28,23 +28,19 @@ export async function sendShiftNoticeJob(deps: OutboundDeps, job: Job, noticeId:
 }
 
 async function sendNotice(deps: OutboundDeps, job: Job, noticeId: string): Promise<void> {
+  const platform = platformOf(deps);
   await sendShiftNotice(deps.ctx, noticeId, async (message): Promise<ShiftNoticeOutcome> => {
     try {
-      const opened = await deps.client.conversations.open({ users: message.slackUserId });
-      await deps.client.chat.postMessage({
-        channel: opened.channel?.id ?? message.slackUserId,
-        text: shiftNoticeText(message),
-        unfurl_links: false,
-      });
-      reportChatWorking(deps);
+      await platform.sendDirectMessage(message.slackUserId, { text: shiftNoticeText(message) });
+      reportChatWorking(deps.ctx, platform.name);
       return { sent: true };
     } catch (error) {
-      const problem = classifyChatError(error);
+      const problem = classifyCallError(platform, error);
       if (!problem) throw error;
       const lastTry = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       deps.ctx.failures.failed('chat', {
         reason: problem.code,
-        line: failureLine('direct_message', problem.code),
+        line: failureLine(platform.name, 'direct_message', problem.code),
         fields: {
           job_id: job.id,
           job: job.name,

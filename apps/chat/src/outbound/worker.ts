@@ -8,6 +8,7 @@ import {
   type RedisConfig,
 } from '@firebreak/queue';
 import { type ServiceContext, sendShiftNotice } from '@firebreak/services';
+import { slackPlatform } from '../platform/slack/platform';
 import { answerQuestion } from './answer-question';
 import { chatConcurrency } from './concurrency';
 import { ChannelPendingError } from './errors';
@@ -51,9 +52,8 @@ export function startChatWorker(ctx: ServiceContext, options: ChatWorkerOptions)
   const deps: OutboundDeps | undefined = client
     ? {
         ctx,
-        client: new ChatPauses(ctx).gate(client),
+        platform: slackPlatform(new ChatPauses(ctx, 'slack').gate(client), { directChannels: new Map() }),
         publicUrl: options.publicUrl.replace(/\/+$/, ''),
-        directChannels: new Map(),
       }
     : undefined;
   const run = async (job: Job, incidentId: string, work: (jc: ChatJob) => Promise<void>) => {

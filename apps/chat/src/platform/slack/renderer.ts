@@ -1,0 +1,14 @@
+import { channelPurpose, channelTopic, renderCard, resolvedTopic } from '../../outbound/card';
+import { escapeMrkdwn } from '../../outbound/format';
+import { pageText } from '../../outbound/messages';
+import type { ChatRenderer } from '../chat-platform';
+
+/** Slack's look: Block Kit cards and mrkdwn text (outbound/card.ts, messages.ts, format.ts). */
+export const slackRenderer: ChatRenderer = {
+  card: renderCard,
+  topic: channelTopic,
+  purpose: channelPurpose,
+  resolvedTopic,
+  page: pageText,
+  plainText: escapeMrkdwn,
+};
