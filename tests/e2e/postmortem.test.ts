@@ -119,7 +119,7 @@ describe('the post-mortem editor', () => {
     await page
       .getByRole('heading', { level: 1, name: new RegExp(`Post-mortem: #${incident.number}`) })
       .waitFor();
-    const template = page.getByLabel(/^Template/);
+    const template = page.getByRole('combobox', { name: /^Template/ });
     expect(await template.locator('option:checked').textContent()).toBe('Blameless post-mortem (default)');
     await expectNoAxeViolations(page, 'the post-mortem page before it is started');
     await page.getByRole('button', { name: 'Start from this template' }).click();
@@ -489,7 +489,7 @@ describe('an AI draft asked for before anyone started', () => {
     });
     const other = await json('POST', '/api/v1/incidents', { title: 'Queue backlog', severity: 'high' });
     await page.goto(`${server.url}/incidents/${other.number}/postmortem`);
-    await page.getByLabel(/^Template/).selectOption({ label: 'Short review' });
+    await page.getByRole('combobox', { name: /^Template/ }).selectOption({ label: 'Short review' });
     await page.getByRole('button', { name: 'Draft it with AI instead' }).click();
 
     await expect
