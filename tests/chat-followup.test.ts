@@ -100,7 +100,7 @@ describe('invites', () => {
     expect(invitesOf('U0GHOST99')).toHaveLength(1);
     expect(h.fake.channel(channelId)!.members.has('U0BOB0002')).toBe(true);
     const rows = await h.runtime.sql<{ slack_user_id: string; error: string | null }[]>`
-      select slack_user_id, error from chat_channel_invites where incident_id = ${incident.id} order by slack_user_id`;
+      select chat_user_id as slack_user_id, error from chat_channel_invites where incident_id = ${incident.id} order by slack_user_id`;
     expect(rows).toEqual([
       { slack_user_id: 'U0ALICE01', error: null },
       { slack_user_id: 'U0BOB0002', error: null },
@@ -126,7 +126,7 @@ describe('invites', () => {
     await addNote(h.runtime.ctx, actor, { id: incident.id }, { text: 'Scope added' });
     await h.idle();
     expect(invitesOf('U0ALICE01')).toHaveLength(2);
-    const rows = await h.runtime.sql`select slack_user_id, error from chat_channel_invites`;
+    const rows = await h.runtime.sql`select chat_user_id as slack_user_id, error from chat_channel_invites`;
     expect(rows).toEqual([{ slack_user_id: 'U0ALICE01', error: null }]);
     expect(await h.failures(incident.id)).toEqual([]);
   });
@@ -162,9 +162,9 @@ describe('invites', () => {
     expect(h.runtime.logs.messages().some((m) => m.startsWith('slack: invite failed: '))).toBe(true);
     // Chat back: the next job invites her.
     await runChatJob(deps, lastTry as unknown as Job, incident.id, (jc) => inviteOwedPeople(jc, channelId));
-    expect(await h.runtime.sql`select slack_user_id, error from chat_channel_invites`).toEqual([
-      { slack_user_id: 'U0ALICE01', error: null },
-    ]);
+    expect(
+      await h.runtime.sql`select chat_user_id as slack_user_id, error from chat_channel_invites`,
+    ).toEqual([{ slack_user_id: 'U0ALICE01', error: null }]);
   });
 });
 

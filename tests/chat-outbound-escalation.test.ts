@@ -42,7 +42,7 @@ describe('escalation notices', () => {
     expect(texts(h.fake, channelId)[1]).toMatch(
       /^🚨 \*Escalation\* \(tier 1 of _Page .+_\): paging <@U0ALICE01>, \*Dana\*\.$/,
     );
-    expect(await h.runtime.sql`select slack_user_id from chat_direct_messages`).toEqual([
+    expect(await h.runtime.sql`select chat_user_id as slack_user_id from chat_direct_messages`).toEqual([
       { slack_user_id: 'U0ALICE01' },
     ]);
   });

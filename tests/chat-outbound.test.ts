@@ -197,7 +197,7 @@ describe('posting the timeline', () => {
     // The job records the new name once the chat service has answered: a moment after the fake renamed.
     await waitFor(
       async () =>
-        (await chat.findChatIncident(h!.runtime.sql, incident.id))?.chat_channel_name ===
+        (await chat.findChatIncident(h!.runtime.sql, incident.id, 'slack'))?.chat_channel_name ===
         `resolved-${original}-2`,
       { what: 'the new name recorded' },
     );

@@ -319,7 +319,7 @@ describe('chat recovery of pages', () => {
     await chat.recordChatFailureOnce(
       h.runtime.sql,
       incident.id,
-      { operation: 'direct_message', code: 'service_unavailable' },
+      { platform: 'slack', operation: 'direct_message', code: 'service_unavailable' },
       new Date(),
     );
 
@@ -373,7 +373,8 @@ describe('chat recovery when Redis comes back', () => {
     const channel = await waitFor(
       async () => {
         const [row] = await runtime.sql<{ chat_card_ts: string | null; chat_channel_id: string }[]>`
-          select chat_card_ts, chat_channel_id from incidents where id = ${incident.id}`;
+          select card_id as chat_card_ts, channel_id as chat_channel_id from chat_channels
+          where incident_id = ${incident.id} and platform = 'slack'`;
         return row?.chat_card_ts ? row.chat_channel_id : undefined;
       },
       { what: 'channel and card after Redis came back', timeoutMs: 20_000 },

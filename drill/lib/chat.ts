@@ -37,10 +37,13 @@ export function channelsByIncident(chat: FakeChatApi): Map<number, Date[]> {
 export function chatWorkOwed(databaseUrl: string, incidentIds: string[]): Promise<number> {
   return withSql(databaseUrl, async (sql) => {
     const [row] = await sql<{ n: number }[]>`
-      select (select count(*) from incidents where id = any(${incidentIds}) and chat_card_ts is null)
+      select (select count(*) from incidents i
+              where i.id = any(${incidentIds})
+                and not exists (select 1 from chat_channels c
+                                where c.incident_id = i.id and c.platform = 'slack' and c.card_id is not null))
            + (select count(*) from timeline_entries t
               where t.incident_id = any(${incidentIds}) and t.type in ('message', 'escalation_triggered')
-                and not exists (select 1 from chat_posts p where p.entry_id = t.id))
+                and not exists (select 1 from chat_posts p where p.entry_id = t.id and p.platform = 'slack'))
            as n`;
     return Number(row!.n);
   });

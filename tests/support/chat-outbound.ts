@@ -49,11 +49,12 @@ export async function startChatHarness(
     chatWorker ??= startChatWorker(runtime.ctx, {
       redis: runtime.redisConfig,
       chat: runtime.config.chat,
+      teams: runtime.config.teams,
       publicUrl: PUBLIC_URL,
     });
   };
   if (options.startChat !== false) startChat();
-  const incidentRow = (id: string) => chat.findChatIncident(runtime.sql, id);
+  const incidentRow = (id: string) => chat.findChatIncident(runtime.sql, id, 'slack');
   return {
     fake,
     runtime,

@@ -18,8 +18,8 @@ export interface ApiDeps {
     | 'passwordLogin'
     | 'paging'
   > &
-    // Optional: an app built without it (older tests) has only what Settings → Telegram holds.
-    Partial<Pick<Config, 'telegram'>>;
+    // Optional: an app built without them (older tests) has only what Settings → Telegram holds, and no Teams.
+    Partial<Pick<Config, 'telegram' | 'teams'>>;
   /** The built web UI (`apps/web/dist`) to serve at `/`; absent: no UI (tests of the API alone). */
   webRoot?: string;
 }

@@ -10,6 +10,7 @@ await runApp({
     const chatWorker = startChatWorker(runtime.ctx, {
       redis: runtime.redisConfig,
       chat: runtime.config.chat,
+      teams: runtime.config.teams,
       publicUrl: runtime.config.publicUrl ?? `http://localhost:${runtime.config.port ?? 8083}`,
     });
     shutdown.add('chat worker', () => chatWorker.stop());

@@ -2,7 +2,7 @@
 // worker and the chat worker, once; HTTP in this process (HTTP_PROCESSES=1) or in forked ones.
 import { resolve } from 'node:path';
 import { startChatWorker } from '@firebreak/chat';
-import { loadConfigOrExit } from '@firebreak/config';
+import { chatPlatformsOn, loadConfigOrExit } from '@firebreak/config';
 import { EmbeddedPostgresError } from '@firebreak/embedded-postgres';
 import { scheduleOpenIntakeWarning } from '@firebreak/ingest';
 import { createLogger } from '@firebreak/logger';
@@ -71,12 +71,13 @@ export async function runPrimary(webRoot: string): Promise<void> {
       telegram: config.telegram,
       publicUrl,
       // The chat worker below runs in this process with this configuration.
-      chatOff: !config.chat.botToken,
+      chatOff: chatPlatformsOn(config).length === 0,
     });
     shutdown.add('worker', () => worker.stop());
     const chatWorker = startChatWorker(runtime.ctx, {
       redis: runtime.redisConfig,
       chat: config.chat,
+      teams: config.teams,
       publicUrl,
     });
     shutdown.add('chat worker', () => chatWorker.stop());

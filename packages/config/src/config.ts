@@ -23,6 +23,8 @@ export interface Config {
     signingSecret: string | undefined;
     apiUrl: string;
   };
+  /** Microsoft Teams (docs/teams.md); undefined when not configured. Slack and Teams may both be on. */
+  teams: TeamsConfig | undefined;
   ai: {
     provider: 'openai' | 'anthropic' | 'none';
     baseUrl: string | undefined;
@@ -48,6 +50,21 @@ export interface Config {
   telegram: TelegramConfig;
 }
 
+export interface TeamsConfig {
+  appId: string;
+  appPassword: string;
+  tenantId: string;
+  /** The team whose channels are the incident channels. */
+  teamId: string;
+  /** The Microsoft identity platform (the bot's tokens come from `<loginUrl>/<tenant>/oauth2/v2.0/token`). */
+  loginUrl: string;
+  graphUrl: string;
+  /** The Bot Connector the bot posts to (Teams' `serviceUrl`). */
+  serviceUrl: string;
+  /** Where the keys that sign the Bot Connector's requests to the bot are published. */
+  openIdMetadataUrl: string;
+}
+
 export interface TelegramConfig {
   botToken: string | undefined;
   /** The incident feed's chat. */
@@ -71,6 +88,17 @@ export interface OidcConfig {
   /** The ID-token or userinfo claim that lists the person's groups; undefined: no group mapping. */
   groupsClaim: string | undefined;
   groups: { admin: string[]; member: string[]; viewer: string[] };
+}
+
+/** The chat platforms that are on: Slack with a bot token, Teams with its four settings (docs/teams.md). */
+export function chatPlatformsOn(config: {
+  chat: Config['chat'];
+  teams?: Config['teams'];
+}): Array<'slack' | 'teams'> {
+  return [
+    ...(config.chat.botToken ? (['slack'] as const) : []),
+    ...(config.teams ? (['teams'] as const) : []),
+  ];
 }
 
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
@@ -113,6 +141,19 @@ export function loadConfig(rawEnv: Env = process.env): Config {
       sentinelMaster: e.KV_SENTINEL_MASTER,
     },
     chat: { botToken: e.CHAT_BOT_TOKEN, signingSecret: e.CHAT_SIGNING_SECRET, apiUrl: e.CHAT_API_URL },
+    teams:
+      e.TEAMS_APP_ID && e.TEAMS_APP_PASSWORD && e.TEAMS_TENANT_ID && e.TEAMS_TEAM_ID
+        ? {
+            appId: e.TEAMS_APP_ID,
+            appPassword: e.TEAMS_APP_PASSWORD,
+            tenantId: e.TEAMS_TENANT_ID,
+            teamId: e.TEAMS_TEAM_ID,
+            loginUrl: e.TEAMS_LOGIN_URL,
+            graphUrl: e.TEAMS_GRAPH_URL,
+            serviceUrl: e.TEAMS_SERVICE_URL,
+            openIdMetadataUrl: e.TEAMS_OPENID_METADATA_URL,
+          }
+        : undefined,
     ai: { provider: e.AI_PROVIDER, baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY, model: e.AI_MODEL },
     rateLimitPerMinute: e.RATE_LIMIT_REQUESTS_PER_MINUTE,
     sessionIdleTimeoutMinutes: e.SESSION_IDLE_TIMEOUT_MINUTES,

@@ -3,6 +3,17 @@ import { z } from 'zod';
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
 const optionalUrl = z.preprocess(emptyAsUndefined, z.url().optional());
+/** An id Microsoft shows as a GUID (app, tenant, team). */
+const guid = z.preprocess(
+  emptyAsUndefined,
+  z
+    .string()
+    .regex(
+      /^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/i,
+      'must be a GUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)',
+    )
+    .optional(),
+);
 
 const boolean = z.preprocess(
   emptyAsUndefined,
@@ -103,6 +114,23 @@ export const EnvSchema = z.object({
   CHAT_BOT_TOKEN: optionalString,
   CHAT_SIGNING_SECRET: optionalString,
   CHAT_API_URL: z.preprocess(emptyAsUndefined, z.url().default('https://slack.com/api/')),
+  // Microsoft Teams (docs/teams.md): the bot's app registration and the team incident channels go in.
+  // The ids are GUIDs as Microsoft shows them; the URLs are Microsoft's own unless tests point them at
+  // fakes.
+  TEAMS_APP_ID: guid,
+  TEAMS_APP_PASSWORD: optionalString,
+  TEAMS_TENANT_ID: guid,
+  TEAMS_TEAM_ID: guid,
+  TEAMS_LOGIN_URL: z.preprocess(emptyAsUndefined, z.url().default('https://login.microsoftonline.com')),
+  TEAMS_GRAPH_URL: z.preprocess(emptyAsUndefined, z.url().default('https://graph.microsoft.com')),
+  TEAMS_SERVICE_URL: z.preprocess(
+    emptyAsUndefined,
+    z.url().default('https://smba.trafficmanager.net/teams/'),
+  ),
+  TEAMS_OPENID_METADATA_URL: z.preprocess(
+    emptyAsUndefined,
+    z.url().default('https://login.botframework.com/v1/.well-known/openidconfiguration'),
+  ),
   AI_PROVIDER: z.preprocess(emptyAsUndefined, z.enum(['openai', 'anthropic', 'none']).default('none')),
   AI_BASE_URL: optionalUrl,
   AI_API_KEY: optionalString,
@@ -188,6 +216,9 @@ export function crossVariableProblems(env: Record<string, string | undefined>): 
   problems.push(...ssoProblems(env, set));
   problems.push(...allOrNone(set, ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM']));
   problems.push(...allOrNone(set, ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY', 'VAPID_SUBJECT']));
+  problems.push(
+    ...allOrNone(set, ['TEAMS_APP_ID', 'TEAMS_APP_PASSWORD', 'TEAMS_TENANT_ID', 'TEAMS_TEAM_ID']),
+  );
   problems.push(...pagingLinkProblems(set));
   if (env.AI_PROVIDER === 'anthropic' && !set('AI_API_KEY')) {
     problems.push('AI_API_KEY: is required when AI_PROVIDER=anthropic');

@@ -15,6 +15,7 @@ export const secretNames = [
   'TWILIO_AUTH_TOKEN',
   'VAPID_PRIVATE_KEY',
   'TELEGRAM_BOT_TOKEN',
+  'TEAMS_APP_PASSWORD',
 ] as const;
 
 export type Env = Record<string, string | undefined>;

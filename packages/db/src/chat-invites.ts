@@ -1,9 +1,10 @@
 import type { Queryable } from './client';
 
 /**
- * The chat users an incident's channel should have and has not been asked to take yet: its commander
- * and everyone its escalation steps paged (each step's `targets`), by chat id. The bot itself is
- * left to the caller (the chat service refuses `cant_invite_self`).
+ * The Slack users an incident's Slack channel should have and has not been asked to take yet: its
+ * commander and everyone its escalation steps paged (each step's `targets`), by Slack id. The bot
+ * itself is left to the caller (Slack refuses `cant_invite_self`). Slack only: a Teams incident channel
+ * is a standard channel, which every member of its team is in already.
  */
 export async function listOwedInvitees(sql: Queryable, incidentId: string): Promise<string[]> {
   const rows = await sql<{ slack_user_id: string }[]>`
@@ -19,7 +20,8 @@ export async function listOwedInvitees(sql: Queryable, incidentId: string): Prom
     ) s
     where s.slack_user_id is not null and s.slack_user_id <> ''
       and not exists (select 1 from chat_channel_invites c
-                      where c.incident_id = ${incidentId} and c.slack_user_id = s.slack_user_id)
+                      where c.incident_id = ${incidentId} and c.platform = 'slack'
+                        and c.chat_user_id = s.slack_user_id)
     order by s.slack_user_id`;
   return rows.map((row) => row.slack_user_id);
 }
@@ -30,7 +32,8 @@ export async function recordInvite(
   invite: { incidentId: string; slackUserId: string; channelId: string; error: string | null; at: Date },
 ): Promise<void> {
   await sql`
-    insert into chat_channel_invites (incident_id, slack_user_id, channel_id, error, invited_at)
-    values (${invite.incidentId}, ${invite.slackUserId}, ${invite.channelId}, ${invite.error}, ${invite.at})
-    on conflict (incident_id, slack_user_id) do nothing`;
+    insert into chat_channel_invites (platform, incident_id, chat_user_id, channel_id, error, invited_at)
+    values ('slack', ${invite.incidentId}, ${invite.slackUserId}, ${invite.channelId}, ${invite.error},
+            ${invite.at})
+    on conflict (incident_id, platform, chat_user_id) do nothing`;
 }

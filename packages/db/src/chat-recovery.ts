@@ -1,4 +1,5 @@
-import type { TimelineEntryType } from '@firebreak/schema';
+import type { ChatPlatformName, TimelineEntryType } from '@firebreak/schema';
+import { entryPlatform } from './chat-entry-platform';
 import type { Queryable } from './client';
 
 /**
@@ -15,6 +16,10 @@ export interface PendingChatWork {
 }
 
 export interface PendingChatWorkQuery {
+  /** Whose channels: each platform's work is owed and recovered on its own. */
+  platform: ChatPlatformName;
+  /** How a resolved channel's name starts on this platform (`[RESOLVED] #` on Slack, `[RESOLVED] ` on Teams). */
+  resolvedPrefix: string;
   /** Work older than this is history: entries written, and incidents resolved, before it are left alone. */
   since: Date;
   /** Work written, or handed to the queue, after this is left to its own job, which may still be at work. */
@@ -48,13 +53,15 @@ export async function listPendingChatWork(
   const gaveUp = (operations: string[], since?: 'resolution' | 'step') => sql`exists (
     select 1 from timeline_entries f
     where f.incident_id = r.id and f.type = 'chat_failed' and f.data ->> 'operation' = any(${operations})
+      and ${entryPlatform(sql, 'f')} = ${q.platform}
       ${since === 'resolution' ? sql`and f.created_at >= r.resolved_at` : sql``}
       ${since === 'step' ? sql`and f.created_at >= step.created_at` : sql``})`;
   return sql<PendingChatWork[]>`
     with recent as (
-      select i.id, i.status, i.created_at, i.resolved_at, i.chat_channel_id, i.chat_channel_name,
-             i.chat_card_ts, i.chat_topic
+      select i.id, i.status, i.created_at, i.resolved_at, c.channel_id as chat_channel_id,
+             c.channel_name as chat_channel_name, c.card_id as chat_card_ts, c.topic as chat_topic
       from incidents i
+      left join chat_channels c on c.incident_id = i.id and c.platform = ${q.platform}
       where (i.resolved_at is null or i.resolved_at > ${q.since})
         and i.created_at <= ${q.quietSince}
         and not exists (
@@ -76,7 +83,7 @@ export async function listPendingChatWork(
         select t.id, t.created_at from timeline_entries t
         where t.incident_id = r.id and t.type = any(${q.channelEntryTypes as string[]})
           and t.created_at > ${q.since} and t.created_at <= ${q.quietSince}
-          and not exists (select 1 from chat_posts p where p.entry_id = t.id)
+          and not exists (select 1 from chat_posts p where p.entry_id = t.id and p.platform = ${q.platform})
         order by t.seq desc limit 1
       ) last
       where r.chat_channel_id is not null and (r.chat_card_ts is not null or ${gaveUp(['post_card'])})
@@ -91,16 +98,17 @@ export async function listPendingChatWork(
       from recent r
       join timeline_entries step on step.incident_id = r.id and step.type = 'escalation_triggered'
       cross join lateral (
-        select array_agg(target ->> 'slack_user_id') as people
+        select array_agg(${chatIdOf(sql, q.platform, 'target')}) as people
         from jsonb_array_elements(
           case when jsonb_typeof(step.data -> 'targets') = 'array' then step.data -> 'targets' else '[]'::jsonb end
         ) target
-        where coalesce(target ->> 'slack_user_id', '') <> ''
+        where coalesce(${chatIdOf(sql, q.platform, 'target')}, '') <> ''
           -- A person whose notification rules leave chat out gets no direct message.
           and coalesce(target ->> 'chat_page', '') <> 'false'
           and not exists (
             select 1 from chat_direct_messages d
-            where d.entry_id = step.id and d.slack_user_id = target ->> 'slack_user_id')
+            where d.entry_id = step.id and d.platform = ${q.platform}
+              and d.chat_user_id = ${chatIdOf(sql, q.platform, 'target')})
       ) owed
       -- Pages stop once the incident is taken, but for a step escalated by hand while it was
       -- acknowledged: someone asked for help, and that page is owed until the resolution.
@@ -116,20 +124,31 @@ export async function listPendingChatWork(
             case when jsonb_typeof(later.data -> 'targets') = 'array' then later.data -> 'targets' else '[]'::jsonb end
           ) again
           where later.incident_id = r.id and later.type = 'escalation_triggered' and later.seq > step.seq
-            and again ->> 'slack_user_id' = any(owed.people))
+            and ${chatIdOf(sql, q.platform, 'again')} = any(owed.people))
       union all
       select 'mark_resolved', r.id, null::uuid, r.resolved_at
       from recent r
       cross join lateral (
         select data ->> 'channel_name' as name from timeline_entries c
-        where c.incident_id = r.id and c.type = 'chat_channel_created' order by c.seq limit 1
+        where c.incident_id = r.id and c.type = 'chat_channel_created'
+          and ${entryPlatform(sql, 'c')} = ${q.platform}
+        order by c.seq limit 1
       ) original
       where r.status = 'resolved' and r.chat_channel_id is not null
-        and r.chat_channel_name is distinct from '[RESOLVED] #' || original.name
-        and (r.chat_channel_name = original.name or not starts_with(coalesce(r.chat_topic, ''), '[RESOLVED] #'))
+        and r.chat_channel_name is distinct from ${q.resolvedPrefix} || original.name
+        and (r.chat_channel_name = original.name
+             or not starts_with(coalesce(r.chat_topic, ''), ${q.resolvedPrefix}))
         and not ${gaveUp(['rename_channel', 'update_topic'], 'resolution')}
     )
     select kind, incident_id, entry_id from work order by due desc, incident_id limit ${q.limit}`;
+}
+
+/**
+ * The platform's chat id of an escalation target (a JSON element of a step's `targets`, which names
+ * the person's id on each platform as the step found it: `slack_user_id`, `teams_user_id`).
+ */
+function chatIdOf(sql: Queryable, platform: ChatPlatformName, target: string) {
+  return sql`(${sql(target)} ->> ${`${platform}_user_id`})`;
 }
 
 /** A question of the bot whose answer is owed: `answer_question` posts it, `chat_answer` asks the AI. */

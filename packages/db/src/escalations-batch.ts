@@ -120,6 +120,7 @@ export interface FiringTierUser {
   /** The user's current name, else the name kept on the tier. */
   name: string;
   slack_user_id: string | null;
+  teams_user_id: string | null;
 }
 
 export interface FiringTier {
@@ -150,7 +151,8 @@ export async function findFiringPolicies(sql: Queryable, ids: readonly string[])
         'target_type', t.target_type, 'schedule_id', t.schedule_id, 'timeout_seconds', t.timeout_seconds,
         'users', coalesce((
           select json_agg(json_build_object(
-            'user_id', u.id, 'name', coalesce(u.name, tu.name), 'slack_user_id', u.slack_user_id
+            'user_id', u.id, 'name', coalesce(u.name, tu.name), 'slack_user_id', u.slack_user_id,
+            'teams_user_id', u.teams_user_id
           ) order by tu.position)
           from escalation_tier_users tu left join users u on u.id = tu.user_id
           where tu.tier_id = t.id), '[]')

@@ -15,8 +15,6 @@ export interface IncidentRow extends StormColumns {
   commander_id: string | null;
   escalation_policy_id: string | null;
   routing_rule_id: string | null;
-  chat_channel_id: string | null;
-  chat_channel_name: string | null;
   all_alerts_resolved: boolean;
   group_key: string | null;
   created_at: Date;
@@ -35,6 +33,14 @@ export interface IncidentView extends IncidentRow {
   alert_count: number;
   /** The tier a manual escalation would page now (1-based); null when none is left. */
   next_tier: number | null;
+  /** Its chat channel on each platform that opened one, Slack first (docs/teams.md). */
+  chat_channels: IncidentChatChannel[];
+}
+
+export interface IncidentChatChannel {
+  platform: 'slack' | 'teams';
+  id: string;
+  name: string;
 }
 
 export interface InsertIncident {
@@ -107,7 +113,11 @@ function refCondition(sql: Queryable, ref: IncidentRef) {
 const viewColumns = (sql: Queryable) => sql`
   i.*, u.name as commander_name, u.email as commander_email,
   (select count(*)::int from alerts a where a.incident_id = i.id) as alert_count,
-  ${nextTierColumn(sql)} as next_tier`;
+  ${nextTierColumn(sql)} as next_tier,
+  coalesce((select json_agg(json_build_object('platform', c.platform, 'id', c.channel_id, 'name', c.channel_name)
+                            order by c.platform)
+            from chat_channels c where c.incident_id = i.id and c.channel_id is not null),
+           '[]'::json) as chat_channels`;
 
 export async function findIncidentView(sql: Queryable, ref: IncidentRef): Promise<IncidentView | undefined> {
   const [row] = await sql<IncidentView[]>`

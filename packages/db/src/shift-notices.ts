@@ -109,6 +109,7 @@ export interface NoticeToSend extends ShiftNoticeRow {
   schedule_name: string;
   timezone: string;
   slack_user_id: string | null;
+  teams_user_id: string | null;
   shift_notices: boolean;
   active: boolean;
 }
@@ -119,7 +120,8 @@ export interface NoticeToSend extends ShiftNoticeRow {
  */
 export async function lockNoticeToSend(sql: Queryable, id: string): Promise<NoticeToSend | undefined> {
   const [row] = await sql<NoticeToSend[]>`
-    select n.*, s.name as schedule_name, s.timezone, u.slack_user_id, u.shift_notices, u.active
+    select n.*, s.name as schedule_name, s.timezone, u.slack_user_id, u.teams_user_id, u.shift_notices,
+           u.active
     from shift_notices n
     join schedules s on s.id = n.schedule_id
     join users u on u.id = n.user_id

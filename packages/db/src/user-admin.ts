@@ -13,6 +13,7 @@ export interface UserChanges {
   name?: string;
   role?: Role;
   slack_user_id?: string | null;
+  teams_user_id?: string | null;
   active?: boolean;
   password_hash?: string;
   shift_notices?: boolean;

@@ -1,4 +1,4 @@
-import type { Role } from '@firebreak/schema';
+import type { ChatPlatformName, Role } from '@firebreak/schema';
 import type { Queryable } from './client';
 
 export interface UserRow {
@@ -7,6 +7,8 @@ export interface UserRow {
   name: string;
   role: Role;
   slack_user_id: string | null;
+  /** Their Microsoft Entra object id, for Teams (docs/teams.md#people). */
+  teams_user_id: string | null;
   auth_source: 'local' | 'chat' | 'oidc';
   active: boolean;
   /** Whether a chat message tells them when one of their shifts starts. */
@@ -21,14 +23,15 @@ export interface InsertUser {
   name: string;
   role: Role;
   slackUserId?: string | null;
+  teamsUserId?: string | null;
   authSource?: 'local' | 'chat';
   passwordHash?: string | null;
 }
 
 export async function insertUser(sql: Queryable, user: InsertUser): Promise<UserRow> {
   const [row] = await sql<UserRow[]>`
-    insert into users (email, name, role, slack_user_id, auth_source, password_hash)
-    values (${user.email}, ${user.name}, ${user.role}, ${user.slackUserId ?? null},
+    insert into users (email, name, role, slack_user_id, teams_user_id, auth_source, password_hash)
+    values (${user.email}, ${user.name}, ${user.role}, ${user.slackUserId ?? null}, ${user.teamsUserId ?? null},
             ${user.authSource ?? 'local'}, ${user.passwordHash ?? null})
     returning *`;
   return row!;
@@ -49,8 +52,16 @@ export async function countUsers(sql: Queryable): Promise<number> {
   return row!.count;
 }
 
-export async function findUserBySlackId(sql: Queryable, slackUserId: string): Promise<UserRow | undefined> {
-  const [row] = await sql<UserRow[]>`select * from users where slack_user_id = ${slackUserId}`;
+/** The column that holds a person's id on each chat platform. */
+const chatIdColumn = { slack: 'slack_user_id', teams: 'teams_user_id' } as const;
+
+export async function findUserByChatId(
+  sql: Queryable,
+  platform: ChatPlatformName,
+  chatUserId: string,
+): Promise<UserRow | undefined> {
+  const [row] = await sql<UserRow[]>`
+    select * from users where ${sql(chatIdColumn[platform])} = ${chatUserId}`;
   return row;
 }
 
@@ -59,10 +70,16 @@ export async function findUserBySlackId(sql: Queryable, slackUserId: string): Pr
  * already linked to another chat id keeps it: the same person in a second workspace must not unlink
  * the first.
  */
-export async function linkSlackUser(sql: Queryable, userId: string, slackUserId: string): Promise<boolean> {
+export async function linkChatUser(
+  sql: Queryable,
+  platform: ChatPlatformName,
+  userId: string,
+  chatUserId: string,
+): Promise<boolean> {
+  const column = sql(chatIdColumn[platform]);
   const result = await sql`
-    update users set slack_user_id = ${slackUserId}, updated_at = now()
-    where id = ${userId} and slack_user_id is null`;
+    update users set ${column} = ${chatUserId}, updated_at = now()
+    where id = ${userId} and ${column} is null`;
   return result.count > 0;
 }
 
@@ -72,11 +89,11 @@ export async function linkSlackUser(sql: Queryable, userId: string, slackUserId:
  */
 export async function insertChatUser(
   sql: Queryable,
-  user: { email: string; name: string; slackUserId: string; role: Role },
+  user: { email: string; name: string; platform: ChatPlatformName; chatUserId: string; role: Role },
 ): Promise<UserRow | undefined> {
   const [row] = await sql<UserRow[]>`
-    insert into users (email, name, role, slack_user_id, auth_source, password_hash)
-    values (${user.email}, ${user.name}, ${user.role}, ${user.slackUserId}, 'chat', null)
+    insert into users (email, name, role, ${sql(chatIdColumn[user.platform])}, auth_source, password_hash)
+    values (${user.email}, ${user.name}, ${user.role}, ${user.chatUserId}, 'chat', null)
     on conflict do nothing
     returning *`;
   return row;
@@ -86,12 +103,14 @@ export interface UserContact {
   id: string;
   name: string;
   slack_user_id: string | null;
+  teams_user_id: string | null;
 }
 
-/** Name and chat id of each of these users (those that still exist), in no particular order. */
+/** Name and chat ids of each of these users (those that still exist), in no particular order. */
 export async function findUserContacts(sql: Queryable, ids: readonly string[]): Promise<UserContact[]> {
   if (ids.length === 0) return [];
-  return sql<UserContact[]>`select id, name, slack_user_id from users where id = any(${ids as string[]})`;
+  return sql<UserContact[]>`
+    select id, name, slack_user_id, teams_user_id from users where id = any(${ids as string[]})`;
 }
 
 // Any constant; serialises first starts of several processes against one empty database.

@@ -28,6 +28,7 @@ export const redactedPaths = [
   'config.chat.botToken',
   'config.chat.signingSecret',
   'config.telegram.botToken',
+  'config.teams.appPassword',
   'config.ai.apiKey',
 ];
 

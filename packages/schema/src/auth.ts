@@ -28,6 +28,8 @@ export const User = z.object({
   name: z.string(),
   role: Role,
   slack_user_id: z.string().nullable(),
+  /** Their Microsoft Entra object id, for Teams (docs/teams.md#people). */
+  teams_user_id: z.string().nullable(),
   auth_source: AuthSource,
   active: z.boolean(),
   /** Whether a chat message tells them when one of their shifts starts (docs/schedules.md#shift-notices). */

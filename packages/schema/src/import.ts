@@ -77,7 +77,7 @@ export type ImportSummary = z.infer<typeof ImportSummary>;
 
 // The records as the API shows them (docs/api.md#on-call) without time stamps. Ids are null where a dry
 // run created nothing (references to users that already existed keep theirs).
-export const ImportedUser = User.omit({ created_at: true, shift_notices: true }).extend({
+export const ImportedUser = User.omit({ created_at: true, shift_notices: true, teams_user_id: true }).extend({
   id: z.uuid().nullable(),
 });
 export type ImportedUser = z.infer<typeof ImportedUser>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IncidentChatChannel } from './chat-platforms';
 import { PageLimit } from './page';
 
 export const incidentSeverities = ['critical', 'high', 'medium', 'low'] as const;
@@ -100,7 +101,10 @@ export const Incident = z.object({
   acknowledged_at: z.string().nullable(),
   resolved_at: z.string().nullable(),
   commander: PersonRef.nullable(),
+  /** The first of `chat_channels` (Slack's when both platforms are on). */
   chat_channel: z.object({ id: z.string(), name: z.string() }).nullable(),
+  /** Its channel on each chat platform (docs/teams.md). */
+  chat_channels: z.array(IncidentChatChannel),
   escalation_policy_id: z.uuid().nullable(),
   /** The tier a manual escalation pages now (1-based), null when none is left (docs/api.md#manual-escalation). */
   next_tier: z.number().int().min(1).nullable().optional(),

@@ -4,6 +4,7 @@ export * from './analytics';
 export * from './attachments';
 export * from './audit-log';
 export * from './auth';
+export * from './chat-platforms';
 export * from './errors';
 export * from './health';
 export * from './import';

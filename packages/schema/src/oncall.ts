@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Role } from './auth';
+import { TEAMS_USER_ID_PATTERN } from './chat-platforms';
 
 /**
  * Users, schedules and escalation policies as the API takes and shows them (docs/api.md#on-call).
@@ -49,6 +50,13 @@ const slackUserId = z
   .max(64)
   .regex(SLACK_USER_ID_PATTERN, 'must be a chat user id such as U024BE7LH')
   .nullable();
+/** A Teams user's Microsoft Entra object id (docs/teams.md#people), as Entra shows it. */
+const teamsUserId = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(TEAMS_USER_ID_PATTERN, 'must be a Microsoft Entra object id (a GUID)')
+  .nullable();
 const password = z.string().min(8, 'must be at least 8 characters').max(1024);
 
 export const CreateUserInput = z.object({
@@ -56,6 +64,7 @@ export const CreateUserInput = z.object({
   name: displayName,
   role: Role,
   slack_user_id: slackUserId.optional(),
+  teams_user_id: teamsUserId.optional(),
   password: password.optional(),
 });
 export type CreateUserInput = z.infer<typeof CreateUserInput>;
@@ -66,12 +75,14 @@ export const UpdateUserInput = z
     name: displayName.optional(),
     role: Role.optional(),
     slack_user_id: slackUserId.optional(),
+    teams_user_id: teamsUserId.optional(),
     active: z.boolean().optional(),
     password: password.optional(),
     shift_notices: z.boolean().optional(),
   })
   .refine((input) => Object.values(input).some((value) => value !== undefined), {
-    message: 'give at least one of email, name, role, slack_user_id, active, password, shift_notices',
+    message:
+      'give at least one of email, name, role, slack_user_id, teams_user_id, active, password, shift_notices',
   });
 export type UpdateUserInput = z.infer<typeof UpdateUserInput>;
 

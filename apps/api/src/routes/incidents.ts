@@ -1,3 +1,4 @@
+import { chatPlatformsOn } from '@firebreak/config';
 import { type Operations, principalOf } from '@firebreak/http';
 import {
   actorFromPrincipal,
@@ -17,7 +18,7 @@ import { incidentOperations as op } from '../operations/incidents';
 export function addIncidentRoutes(ops: Operations, deps: ApiDeps): void {
   const { ctx } = deps;
   // An acknowledged incident's manual escalation pages through chat only (docs/api.md#manual-escalation).
-  const chatOn = Boolean(deps.config.chat.botToken);
+  const chatOn = chatPlatformsOn(deps.config).length > 0;
   ops.add(op.create, async (c, { body }) =>
     c.json(await createIncident(ctx, actorFromPrincipal(principalOf(c)), body), 201),
   );

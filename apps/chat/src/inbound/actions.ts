@@ -1,3 +1,4 @@
+import { chatPlatformsOn } from '@firebreak/config';
 import { toAppError } from '@firebreak/http';
 import type { Logger } from '@firebreak/logger';
 import { AppError } from '@firebreak/schema';
@@ -16,27 +17,27 @@ export const CARD_ACTIONS: Record<string, IncidentAction> = {
 };
 
 /**
- * A button click. The HTTP answer is only Slack's acknowledgement (200, empty), so the change is made
- * first and whatever the user must be told (a refusal, "already acknowledged") goes to the click's
- * `response_url`, without holding up the answer. Success needs no reply: the change writes a timeline
- * entry, and the card is updated from that (outbound side).
+ * A button click. The HTTP answer is only the chat service's acknowledgement (200, empty), so the
+ * change is made first and whatever the user must be told (a refusal, "already acknowledged") goes
+ * back by `tell` — Slack's `response_url` by default — without holding up the answer. Success needs no
+ * reply: the change writes a timeline entry, and the card is updated from that (outbound side).
  */
 export async function runCardAction(
   env: CommandEnv,
   logger: Logger,
   click: InboundCardAction,
+  tell: (text: string) => void = (text) => void replyLater(logger, click.replyUrl, text),
 ): Promise<void> {
-  const { user, replyUrl: responseUrl, actionId, value } = click;
+  const { user, actionId, value } = click;
   const action = CARD_ACTIONS[actionId];
   if (!action) {
     logger.info({ action_id: actionId }, 'chat: interaction ignored');
     return;
   }
-  const tell = (text: string) => void replyLater(logger, responseUrl, text);
   const { ref, expectedTier } = parseButtonValue(value);
   try {
     const incident = await getIncident(env.ctx, parseIncidentRef(ref));
-    const identity = await identifyChatUser(env.ctx, user, env.lookup);
+    const identity = await identifyChatUser(env.ctx, user, env.lookup, env.platform);
     const outcome = await runIncidentAction(
       env.ctx,
       identity,
@@ -48,7 +49,7 @@ export async function runCardAction(
         commander_id: incident.commander?.id ?? null,
       },
       action,
-      { chat: Boolean(env.config.chat.botToken), expectedTier },
+      { chat: chatPlatformsOn(env.config).length > 0, expectedTier },
     );
     if (outcome.kind !== 'done') tell(outcome.text);
   } catch (error) {

@@ -81,8 +81,9 @@ export async function startChatTestApp(
       const actor = { type: 'user' as const, id: admin.id, name: oneUserPerRole.admin.name };
       const input = CreateIncidentInput.parse({ title, severity: 'critical' });
       const incident = await createIncident(runtime.ctx, actor, input);
-      await runtime.sql`update incidents set chat_channel_id = ${channelId}, chat_channel_name = ${`inc-${incident.number}`}
-                        where id = ${incident.id}`;
+      await runtime.sql`
+        insert into chat_channels (incident_id, platform, channel_id, channel_name)
+        values (${incident.id}, 'slack', ${channelId}, ${`inc-${incident.number}`})`;
       return asJson(incident);
     },
     incident: async (ref) => asJson(await getIncident(runtime.ctx, parseIncidentRef(String(ref)))),

@@ -1,3 +1,4 @@
+import { chatPlatformsOn } from '@firebreak/config';
 import { AddNoteInput, AppError, CreateIncidentInput } from '@firebreak/schema';
 import {
   addNote,
@@ -10,7 +11,7 @@ import {
   readIncidentStatus,
   type ServiceContext,
 } from '@firebreak/services';
-import type { InboundCommand } from '../platform/chat-platform';
+import type { ChatPlatformName, InboundCommand } from '../platform/chat-platform';
 import { helpText, parseCommandText } from './command-text';
 import type { ChatInboundDeps } from './deps';
 import { mayChangeIncidents, mayReadIncidents } from './identity';
@@ -24,6 +25,8 @@ const CHAT_INCIDENT_SEVERITY = 'high';
 export interface CommandEnv {
   ctx: ServiceContext;
   config: ChatInboundDeps['config'];
+  /** Where the command was typed: people and channels are named by that platform's ids. */
+  platform: ChatPlatformName;
   lookup: ChatProfileLookup;
 }
 
@@ -48,11 +51,18 @@ export async function runCommand(env: CommandEnv, request: InboundCommand): Prom
         return ephemeral(
           `That title cannot be used: ${escapeMrkdwn(input.error.issues[0]?.message ?? 'invalid')}.`,
         );
-      return openIncident(env, await identifyChatUser(env.ctx, who, env.lookup), who.id, input.data);
+      return openIncident(
+        env,
+        await identifyChatUser(env.ctx, who, env.lookup, env.platform),
+        who.id,
+        input.data,
+      );
     }
   }
   // The rest act on the incident whose channel this is.
-  const incident = await findIncidentByChannel(env.ctx, request.channelId);
+  const incident = request.channelId
+    ? await findIncidentByChannel(env.ctx, request.channelId, env.platform)
+    : undefined;
   if (!incident) {
     const typed = escapeMrkdwn(request.text.trim());
     return ephemeral(
@@ -63,7 +73,7 @@ export async function runCommand(env: CommandEnv, request: InboundCommand): Prom
   if (parsed.kind === 'note' && !parsed.text) {
     return ephemeral(`Write the note after the command: \`${command} note &lt;text&gt;\`.`);
   }
-  const identity = await identifyChatUser(env.ctx, who, env.lookup);
+  const identity = await identifyChatUser(env.ctx, who, env.lookup, env.platform);
   // The latest entries include what the channel never hears (AI summaries, chat failures, post-mortem
   // changes): only for Firebreak users, as the web UI and the API.
   if (parsed.kind === 'status') {
@@ -74,7 +84,7 @@ export async function runCommand(env: CommandEnv, request: InboundCommand): Prom
   }
   if (parsed.kind === 'note') return addChatNote(env.ctx, identity, incident, parsed.text);
   // Typed by hand: the next tier, whichever it is (only the card's button names the tier it showed).
-  const escalation = { chat: Boolean(env.config.chat.botToken) };
+  const escalation = { chat: chatPlatformsOn(env.config).length > 0 };
   return ephemeral((await runIncidentAction(env.ctx, identity, incident, parsed.kind, escalation)).text);
 }
 
@@ -89,7 +99,7 @@ async function openIncident(
   const incident = await createIncident(env.ctx, identity.actor, input, 'chat');
   const label = incidentLabel(incident.number);
   const link = `<${incidentUrl(env.config, incident.number)}|${label}>`;
-  const channelNote = env.config.chat.botToken ? ' Its channel follows in a moment.' : '';
+  const channelNote = chatPlatformsOn(env.config).length > 0 ? ' Its channel follows in a moment.' : '';
   return inChannel(
     `:rotating_light: ${link} opened by <@${chatUserId}>: *${escapeMrkdwn(incident.title)}* ` +
       `(severity ${incident.severity}).${channelNote}`,

@@ -6,5 +6,5 @@ import type { ServiceContext } from '@firebreak/services';
 export interface ChatInboundDeps {
   ctx: ServiceContext;
   ready: () => Promise<Readiness>;
-  config: Pick<Config, 'chat' | 'publicUrl' | 'port' | 'ai'>;
+  config: Pick<Config, 'chat' | 'teams' | 'publicUrl' | 'port' | 'ai'>;
 }

@@ -23,6 +23,7 @@ import type { ChatInboundDeps } from './deps';
 import { handleEvent } from './events';
 import { createProfileLookup } from './identity';
 import { ephemeral, escapeMrkdwn } from './replies';
+import { addTeamsRoutes } from './teams-routes';
 
 const signed = {
   headers: z.object({
@@ -99,6 +100,7 @@ export function addChatRoutes(app: HttpApp, deps: ChatInboundDeps): void {
   const env: CommandEnv = {
     ctx: deps.ctx,
     config: deps.config,
+    platform: 'slack',
     lookup: createProfileLookup(createChatClient(deps.config.chat)),
   };
   app.use('/api/v1/chat/*', limitBody(WEBHOOK_BODY_LIMIT_BYTES));
@@ -138,6 +140,8 @@ export function addChatRoutes(app: HttpApp, deps: ChatInboundDeps): void {
     );
     return answer ? c.json(answer) : c.body(null, 200);
   });
+
+  addTeamsRoutes(app, deps);
 }
 
 /** The raw body, once its signature is verified (before anything parses it); else 401. */

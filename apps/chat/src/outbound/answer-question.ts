@@ -12,7 +12,14 @@ import { type ChatJob, isLastTry, type OutboundDeps, runChatJob } from './job';
 export async function answerQuestion(deps: OutboundDeps, job: Job, questionId: string): Promise<void> {
   const question = await readChatQuestion(deps.ctx, questionId);
   if (!question || question.answer === null || question.replied_at !== null) return;
-  await runChatJob(deps, job, question.incident_id ?? question.id, (jc) => postAnswer(jc, question.id));
+  // Questions are asked of the Slack bot (events), and answered there.
+  await runChatJob(
+    deps,
+    job,
+    question.incident_id ?? question.id,
+    (jc) => postAnswer(jc, question.id),
+    'slack',
+  );
 }
 
 async function postAnswer(jc: ChatJob, questionId: string): Promise<void> {

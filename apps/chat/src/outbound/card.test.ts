@@ -31,6 +31,7 @@ const incident = (over: Partial<ChatIncident> = {}): ChatIncident => ({
   chat_channel_creating: null,
   commander_name: null,
   commander_slack_user_id: null,
+  commander_teams_user_id: null,
   alert_count: 2,
   next_tier: 2,
   storm_started_at: null,

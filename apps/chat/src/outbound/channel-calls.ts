@@ -52,13 +52,14 @@ export async function postInChannel(
   channelId: string,
   operation: ChatOperation,
   message: ChatMessage,
+  options: { threadId?: string | undefined } = {},
 ): Promise<string> {
   const last = await readLastChatPostAt(jc.session, channelId);
   const wait = last ? last.getTime() + POST_INTERVAL_MS - jc.ctx.now().getTime() : 0;
   if (wait > MAX_PACING_SLEEP_MS) throw new ChannelPacingError(Math.min(wait, POST_INTERVAL_MS));
   if (wait > 0) await sleep(wait);
   const id = await withRejoin(jc, channelId, operation, (platform) =>
-    platform.postMessage(channelId, message),
+    platform.postMessage(channelId, message, options.threadId ? { threadId: options.threadId } : undefined),
   );
   // The card and timeline entries are recorded by their id (later edits and thread replies need it):
   // an answer without one is taken as an outage and the job tries again.

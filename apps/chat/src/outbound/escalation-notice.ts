@@ -15,6 +15,7 @@ interface Target {
   id?: string | null;
   name?: string;
   slack_user_id?: string | null;
+  teams_user_id?: string | null;
   /** False when the person's notification rules leave chat out (docs/paging.md#rules). */
   chat_page?: boolean;
 }
@@ -52,7 +53,7 @@ async function sendDirectMessages(
   // Chat id → the person's Firebreak id (for their acknowledge link), once per chat id.
   const people = new Map<string, string | null>();
   for (const target of (targets as Target[] | undefined) ?? []) {
-    const chatId = target.slack_user_id;
+    const chatId = jc.platform.chatIdOf(target);
     if (target.chat_page === false || typeof chatId !== 'string' || chatId === '') continue;
     if (!people.get(chatId)) people.set(chatId, target.id ?? null);
   }
@@ -64,7 +65,7 @@ async function sendDirectMessages(
       ? await chatPageLinkUrl(jc.session, { publicUrl: jc.publicUrl, userId: personId })
       : undefined;
     const message = jc.platform.render.page(incident, jc.publicUrl, incident.chat_channel_id, ackUrl);
-    const record = { entryId, slackUserId: userId };
+    const record = { entryId, chatUserId: userId };
     try {
       const messageId = await jc.call('direct_message', (platform) =>
         platform.sendDirectMessage(userId, message),
@@ -73,7 +74,7 @@ async function sendDirectMessages(
     } catch (error) {
       if (!isRefusal(error)) throw error;
       await recordDirectMessage(jc.session, { ...record, messageTs: null, error: error.code });
-      await reportRefusal(jc, error, { slack_user_id: userId });
+      await reportRefusal(jc, error, { [`${jc.platform.name}_user_id`]: userId });
     }
   }
 }

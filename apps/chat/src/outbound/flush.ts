@@ -11,7 +11,7 @@ import { ChannelPendingError, isRefusal } from './errors';
 import { reportRefusal } from './failures';
 import { inviteOwedPeople } from './invites';
 import type { ChatJob } from './job';
-import { CHANNEL_ENTRY_TYPES, renderEntry } from './messages';
+import { CHANNEL_ENTRY_TYPES } from './messages';
 import { refreshChannel } from './refresh';
 
 // An incident opens its channel within seconds, or within the opening job's ~19 minutes of retries
@@ -53,11 +53,13 @@ export async function flushChannel(jc: ChatJob, uptoSeq: string | null): Promise
   const channelId = await channelToPostIn(jc, incident);
   if (!channelId) return undefined;
   const entries = await listUnpostedChatEntries(jc.session, CHANNEL_ENTRY_TYPES, uptoSeq);
+  const threadId = jc.platform.threadsUnderCard ? (incident.chat_card_ts ?? undefined) : undefined;
   let refused = false;
   for (const entry of entries) {
     const post = { entryId: entry.id, channelId };
     try {
-      const ts = await postInChannel(jc, channelId, 'post_message', renderEntry(entry));
+      const message = jc.platform.render.entry(entry);
+      const ts = await postInChannel(jc, channelId, 'post_message', message, { threadId });
       await recordEntryPosted(jc.session, { ...post, messageTs: ts });
     } catch (error) {
       if (!isRefusal(error)) throw error;
@@ -70,7 +72,7 @@ export async function flushChannel(jc: ChatJob, uptoSeq: string | null): Promise
   const current = (await readChatIncident(jc.session)) ?? incident;
   await refreshChannel(jc, current);
   // After the card and the posts: whoever joins sees the channel as it stands.
-  if (current.status !== 'resolved') await inviteOwedPeople(jc, channelId);
+  if (current.status !== 'resolved' && jc.platform.invitesPeople) await inviteOwedPeople(jc, channelId);
   return current;
 }
 

@@ -24,7 +24,7 @@ export async function markResolved(jc: ChatJob): Promise<void> {
   const channelId = incident?.chat_channel_id;
   if (!incident || !channelId || incident.status !== 'resolved') return;
   const original = (await readOriginalChannelName(jc.session)) ?? incident.chat_channel_name ?? '';
-  const literal = resolvedLiteral(original);
+  const literal = resolvedLiteral(original, jc.platform.channelNames);
   if (incident.chat_channel_name === literal) return;
   if (incident.chat_channel_name === original) {
     const renamed = await rename(jc, channelId, original);
@@ -43,8 +43,9 @@ export async function markResolved(jc: ChatJob): Promise<void> {
  * still says the incident is resolved.
  */
 async function rename(jc: ChatJob, channelId: string, original: string): Promise<string | undefined> {
-  const names = [resolvedLiteral(original)];
-  for (let n = 1; n <= MAX_NAME_ATTEMPTS; n++) names.push(resolvedChannelName(original, n));
+  const naming = jc.platform.channelNames;
+  const names = [resolvedLiteral(original, naming)];
+  for (let n = 1; n <= MAX_NAME_ATTEMPTS; n++) names.push(resolvedChannelName(original, n, naming));
   for (const [index, name] of names.entries()) {
     try {
       await withRejoin(jc, channelId, 'rename_channel', (platform) =>

@@ -57,7 +57,7 @@ interface CreatedChannel {
 async function createChannel(jc: ChatJob, incident: ChatIncident): Promise<CreatedChannel> {
   let taken: unknown;
   for (let attempt = 1; attempt <= MAX_NAME_ATTEMPTS; attempt++) {
-    const name = incidentChannelName(incident.number, incident.title, attempt);
+    const name = incidentChannelName(incident.number, incident.title, attempt, jc.platform.channelNames);
     const askedBefore = incident.chat_channel_creating === name;
     await markChannelCreating(jc.session, name);
     try {

@@ -5,6 +5,7 @@ import {
   reportIfDatabaseUnavailable,
   type ServiceContext,
 } from '@firebreak/services';
+import type { ChatPlatform } from '../platform/chat-platform';
 import { OPENING_WINDOW_MS } from './flush';
 import { CHANNEL_ENTRY_TYPES } from './messages';
 
@@ -38,10 +39,12 @@ const BATCH = 200;
  */
 export function startChatRecovery(
   ctx: ServiceContext,
+  platforms: readonly ChatPlatform[],
   options: ChatRecoveryOptions = {},
 ): RunningChatRecovery {
   const queues = createJobQueues(ctx.redis, ctx.redisPrefix);
   const rules = {
+    platforms: platforms.map((p) => ({ platform: p.name, resolvedPrefix: p.channelNames.resolvedPrefix })),
     channelEntryTypes: CHANNEL_ENTRY_TYPES,
     graceMs: options.graceMs ?? GRACE_MS,
     openingWindowMs: OPENING_WINDOW_MS,

@@ -1,13 +1,8 @@
 import { DelayedError, type Job } from '@firebreak/queue';
-import { type ShiftNoticeMessage, type ShiftNoticeOutcome, sendShiftNotice } from '@firebreak/services';
+import { type ShiftNoticeOutcome, sendShiftNotice } from '@firebreak/services';
 import { failureLine, MethodPausedError } from './errors';
 import { reportChatWorking } from './failures';
-import { escapeMrkdwn } from './format';
-import { classifyCallError, type OutboundDeps, platformOf } from './job';
-
-export function shiftNoticeText(message: ShiftNoticeMessage): string {
-  return `You are on call for *${escapeMrkdwn(message.scheduleName)}* ${message.lasts}.`;
-}
+import { classifyCallError, type OutboundDeps, platformsOf } from './job';
 
 /**
  * `chat.shift_notice` (docs/schedules.md#shift-notices): the direct message telling someone their shift
@@ -28,10 +23,14 @@ export async function sendShiftNoticeJob(deps: OutboundDeps, job: Job, noticeId:
 }
 
 async function sendNotice(deps: OutboundDeps, job: Job, noticeId: string): Promise<void> {
-  const platform = platformOf(deps);
   await sendShiftNotice(deps.ctx, noticeId, async (message): Promise<ShiftNoticeOutcome> => {
+    // One message, on the first platform (Slack first) that knows the person: a notice is news, not a
+    // page, and one outcome is recorded for it.
+    const platform = platformsOf(deps).find((p) => p.chatIdOf(message.person));
+    const chatId = platform?.chatIdOf(message.person);
+    if (!platform || !chatId) return { sent: false, code: 'no_chat_id' };
     try {
-      await platform.sendDirectMessage(message.slackUserId, { text: shiftNoticeText(message) });
+      await platform.sendDirectMessage(chatId, { text: platform.render.shiftNotice(message) });
       reportChatWorking(deps.ctx, platform.name);
       return { sent: true };
     } catch (error) {

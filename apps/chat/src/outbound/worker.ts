@@ -8,7 +8,9 @@ import {
   type RedisConfig,
 } from '@firebreak/queue';
 import { type ServiceContext, sendShiftNotice } from '@firebreak/services';
+import type { ChatPlatform } from '../platform/chat-platform';
 import { slackPlatform } from '../platform/slack/platform';
+import { teamsPlatform } from '../platform/teams/platform';
 import { answerQuestion } from './answer-question';
 import { chatConcurrency } from './concurrency';
 import { ChannelPendingError } from './errors';
@@ -24,6 +26,8 @@ import { sendShiftNoticeJob } from './shift-notice';
 export interface ChatWorkerOptions {
   redis: RedisConfig;
   chat: Config['chat'];
+  /** Microsoft Teams (docs/teams.md), beside Slack or alone; undefined when not configured. */
+  teams?: Config['teams'];
   /** Links in chat messages point here (`PUBLIC_URL`). */
   publicUrl: string;
   /**
@@ -42,23 +46,45 @@ export interface RunningChatWorker {
 }
 
 /**
+ * The chat platforms that are on, each honouring the shared rate-limit pauses: Slack with a bot token,
+ * Teams with its settings (docs/teams.md). Every incident gets a channel on each.
+ */
+function chatPlatforms(ctx: ServiceContext, options: ChatWorkerOptions): ChatPlatform[] {
+  const platforms: ChatPlatform[] = [];
+  const client = createChatClient(options.chat);
+  if (client) {
+    const gated = new ChatPauses(ctx, 'slack').gate(client);
+    platforms.push(slackPlatform(gated, { directChannels: new Map() }));
+  }
+  if (options.teams) {
+    const pauses = new ChatPauses(ctx, 'teams');
+    platforms.push(
+      teamsPlatform(options.teams, {
+        gate: (scope, call) => pauses.run(scope, call),
+        directConversations: new Map(),
+      }),
+    );
+  }
+  return platforms;
+}
+
+/**
  * The consumer of the `chat` queue: opens incident channels, posts the timeline, renames resolved
- * channels, pages people (docs/integrations/slack.md), and re-queues what a Redis restarted empty lost
- * (recovery.ts). Without a bot token chat is off: jobs complete at once and do nothing, so the queue
- * does not grow while chat is not configured, and nothing is recovered.
+ * channels, pages people (docs/integrations/slack.md, docs/teams.md) on every chat platform that is on,
+ * and re-queues what a Redis restarted empty lost (recovery.ts). With no platform configured chat is
+ * off: jobs complete at once and do nothing, so the queue does not grow while chat is not configured,
+ * and nothing is recovered.
  */
 export function startChatWorker(ctx: ServiceContext, options: ChatWorkerOptions): RunningChatWorker {
-  const client = createChatClient(options.chat);
-  const deps: OutboundDeps | undefined = client
-    ? {
-        ctx,
-        platform: slackPlatform(new ChatPauses(ctx, 'slack').gate(client), { directChannels: new Map() }),
-        publicUrl: options.publicUrl.replace(/\/+$/, ''),
-      }
-    : undefined;
+  const platforms = chatPlatforms(ctx, options);
+  const deps: OutboundDeps | undefined =
+    platforms.length > 0 ? { ctx, platforms, publicUrl: options.publicUrl.replace(/\/+$/, '') } : undefined;
   const run = async (job: Job, incidentId: string, work: (jc: ChatJob) => Promise<void>) => {
     if (!deps) {
-      ctx.logger.debug({ job_id: job.id, job: job.name }, 'chat is off (no CHAT_BOT_TOKEN): job skipped');
+      ctx.logger.debug(
+        { job_id: job.id, job: job.name },
+        'chat is off (no chat platform configured): job skipped',
+      );
       return;
     }
     await runChatJob(deps, job, incidentId, work);
@@ -100,7 +126,7 @@ export function startChatWorker(ctx: ServiceContext, options: ChatWorkerOptions)
       onFailed: (job, error) => logFailure(ctx, job, error),
     },
   );
-  const recovery = deps ? startChatRecovery(ctx, options.recovery) : undefined;
+  const recovery = deps ? startChatRecovery(ctx, platforms, options.recovery) : undefined;
   return {
     recoverLostWork: async () => (recovery ? recovery.runOnce() : 0),
     stop: async () => {

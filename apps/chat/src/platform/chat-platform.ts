@@ -1,8 +1,10 @@
-import type { ChatIncident } from '@firebreak/services';
+import type { ChatPlatformName } from '@firebreak/schema';
+import type { ChatEntry, ChatIncident, ShiftNoticeMessage } from '@firebreak/services';
+import type { ChannelNaming } from '../outbound/channel-name';
 import type { ChatMessage } from '../outbound/format';
 
 /** The chat platforms Firebreak can talk to; also the prefix of their failure log lines (`slack: …`). */
-export type ChatPlatformName = 'slack' | 'teams';
+export type { ChatPlatformName };
 
 /**
  * Why a platform refused a call, in the incident logic's terms; the platform's own code is kept beside
@@ -51,12 +53,16 @@ interface PostedMessage {
  */
 export interface ChatRenderer {
   card(incident: ChatIncident, publicUrl: string): ChatMessage;
+  /** A timeline entry the channel hears (outbound/messages.ts lists which). */
+  entry(entry: ChatEntry): ChatMessage;
   topic(incident: ChatIncident): string;
   purpose(incident: ChatIncident, publicUrl: string): string;
   /** The topic of a resolved channel that could not take the literal `[RESOLVED] ` name. */
   resolvedTopic(literal: string, incident: ChatIncident): string;
   /** A page by direct message; `ackUrl` is the person's own one-click acknowledge link. */
   page(incident: ChatIncident, publicUrl: string, channelId: string | null, ackUrl?: string): ChatMessage;
+  /** The direct message telling someone their shift has started (docs/schedules.md#shift-notices). */
+  shiftNotice(message: ShiftNoticeMessage): string;
   /** An answer of the bot, shown as text whatever it contains (it may quote a prompt-injected alert). */
   plainText(text: string): string;
 }
@@ -70,6 +76,16 @@ export interface ChatRenderer {
 export interface ChatPlatform {
   readonly name: ChatPlatformName;
   readonly render: ChatRenderer;
+  readonly channelNames: ChannelNaming;
+  /**
+   * Timeline entries go in the card's thread (Teams: a channel is a list of threads, and the incident
+   * is one), not as posts of their own beside it (Slack).
+   */
+  readonly threadsUnderCard: boolean;
+  /** Whether the incident's people are invited to its channel (Slack); a Teams standard channel has the whole team. */
+  readonly invitesPeople: boolean;
+  /** The person's id on this platform, from an escalation target or a user row; null when they have none. */
+  chatIdOf(person: { slack_user_id?: string | null; teams_user_id?: string | null }): string | null;
   createChannel(name: string): Promise<CreatedChannel>;
   /**
    * A channel an earlier try created under `name` whose answer was lost: found, and the card posted

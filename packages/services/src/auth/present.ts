@@ -8,6 +8,7 @@ export function presentUser(row: users.UserRow): User {
     name: row.name,
     role: row.role,
     slack_user_id: row.slack_user_id,
+    teams_user_id: row.teams_user_id,
     auth_source: row.auth_source,
     active: row.active,
     shift_notices: row.shift_notices,

@@ -58,7 +58,7 @@ export async function askQuestionInChat(
   ctx: ServiceContext,
   input: ChatQuestionInput,
 ): Promise<AskQuestionOutcome> {
-  const incident = await chat.findIncidentByChannel(ctx.sql, input.channelId);
+  const incident = await chat.findIncidentByChannel(ctx.sql, 'slack', input.channelId);
   const base = {
     channelId: input.channelId,
     threadTs: input.threadTs ?? input.ts,

@@ -4,7 +4,7 @@ import type { ChatEntry, ChatIncident, ChatSession } from './session';
 
 /** The session's incident as its channel shows it; undefined when it no longer exists. */
 export async function readChatIncident(session: ChatSession): Promise<ChatIncident | undefined> {
-  return chat.findChatIncident(session.sql, session.incidentId);
+  return chat.findChatIncident(session.sql, session.incidentId, session.platform);
 }
 
 export async function readChatEntry(session: ChatSession, entryId: string): Promise<ChatEntry | undefined> {
@@ -17,28 +17,31 @@ export async function listUnpostedChatEntries(
   types: readonly TimelineEntryType[],
   uptoSeq: string | null,
 ): Promise<ChatEntry[]> {
-  return chat.listUnpostedEntries(session.sql, session.incidentId, types, uptoSeq);
+  return chat.listUnpostedEntries(session.sql, session.incidentId, session.platform, types, uptoSeq);
 }
 
-/** Whether the incident has a `chat_failed` entry for this operation (and code, when given). */
+/** Whether the platform has a `chat_failed` entry for this operation (and code, when given). */
 export async function hasChatFailure(
   session: ChatSession,
   failure: { operation: string; code?: string },
 ): Promise<boolean> {
-  return chat.hasChatFailure(session.sql, session.incidentId, failure);
+  return chat.hasChatFailure(session.sql, session.incidentId, { ...failure, platform: session.platform });
 }
 
 /** The name the channel was created with (the resolved rename and its topic are derived from it). */
 export async function readOriginalChannelName(session: ChatSession): Promise<string | undefined> {
-  return chat.originalChannelName(session.sql, session.incidentId);
+  return chat.originalChannelName(session.sql, session.incidentId, session.platform);
 }
 
 /** When the channel last received a post from us (pacing: one per second per channel). */
 export async function readLastChatPostAt(session: ChatSession, channelId: string): Promise<Date | undefined> {
-  return chat.lastChatPostAt(session.sql, channelId);
+  return chat.lastChatPostAt(session.sql, session.platform, channelId);
 }
 
-/** Chat users already sent the direct message of this escalation entry (or refused for good). */
+/**
+ * Chat users (by the platform's id) already sent the direct message of this escalation entry (or
+ * refused for good).
+ */
 export async function readDirectMessagesSent(session: ChatSession, entryId: string): Promise<Set<string>> {
-  return chat.directMessagesSent(session.sql, entryId);
+  return chat.directMessagesSent(session.sql, entryId, session.platform);
 }

@@ -6,7 +6,7 @@ import type { ChatSession } from './session';
  * the next try knows a `name_taken` for this name is most likely its own channel.
  */
 export async function markChannelCreating(session: ChatSession, name: string): Promise<void> {
-  await chat.markChatChannelCreating(session.sql, session.incidentId, name);
+  await chat.markChatChannelCreating(session.sql, session.incidentId, session.platform, name);
 }
 
 /**
@@ -18,12 +18,14 @@ export async function recordChannelOpened(
   session: ChatSession,
   channel: { id: string; name: string },
 ): Promise<boolean> {
-  if (!(await chat.claimChatChannel(session.sql, session.incidentId, channel))) return false;
+  if (!(await chat.claimChatChannel(session.sql, session.incidentId, session.platform, channel))) {
+    return false;
+  }
   await timeline.insertTimelineEntry(session.sql, {
     incidentId: session.incidentId,
     type: 'chat_channel_created',
     actor: { type: 'system', name: 'chat' },
-    data: { channel_id: channel.id, channel_name: channel.name },
+    data: { channel_id: channel.id, channel_name: channel.name, ...chat.entryPlatformData(session.platform) },
     at: session.ctx.now(),
   });
   return true;

@@ -3,17 +3,17 @@ import type { ChatIncident, ChatSession } from './session';
 
 /** What the channel is called now (after the resolved rename). */
 export async function recordChannelName(session: ChatSession, name: string): Promise<void> {
-  await chat.setChatChannelName(session.sql, session.incidentId, name);
+  await chat.setChatChannelName(session.sql, session.incidentId, session.platform, name);
 }
 
 /** The topic last sent, so the channel is only told again when the incident changes it. */
 export async function recordChannelTopic(session: ChatSession, topic: string): Promise<void> {
-  await chat.setChatTopic(session.sql, session.incidentId, topic);
+  await chat.setChatTopic(session.sql, session.incidentId, session.platform, topic);
 }
 
 /** The card as last sent (its digest), so it is only edited again when the incident changes it. */
 export async function recordCardDigest(session: ChatSession, digest: string): Promise<void> {
-  await chat.setChatCard(session.sql, session.incidentId, { digest });
+  await chat.setChatCard(session.sql, session.incidentId, session.platform, { digest });
 }
 
 /**
@@ -25,8 +25,12 @@ export async function recordCardPosted(
   incident: ChatIncident,
   card: { channelId: string; ts: string; digest: string },
 ): Promise<void> {
-  await chat.setChatCard(session.sql, session.incidentId, { ts: card.ts, digest: card.digest });
+  await chat.setChatCard(session.sql, session.incidentId, session.platform, {
+    ts: card.ts,
+    digest: card.digest,
+  });
   await chat.recordCardPost(session.sql, incident, {
+    platform: session.platform,
     incidentId: session.incidentId,
     channelId: card.channelId,
     messageTs: card.ts,

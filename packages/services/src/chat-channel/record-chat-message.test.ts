@@ -18,7 +18,8 @@ const actor = { type: 'user' as const, name: 'tester' };
 describe('recordChatMessage', () => {
   it('waits for a resolution in progress and then takes no entry', async () => {
     const incident = await createIncident(t.ctx, actor, { title: 'Racing', severity: 'high' });
-    await t.ctx.sql`update incidents set chat_channel_id = 'C0RACE001' where id = ${incident.id}`;
+    await t.ctx.sql`
+      insert into chat_channels (incident_id, platform, channel_id) values (${incident.id}, 'slack', 'C0RACE001')`;
     // The resolution's transaction has changed the row and not committed yet.
     const resolving = await t.ctx.sql.reserve();
     try {
@@ -55,7 +56,8 @@ describe('recordChatMessage', () => {
 
   it('records a message of an open incident once', async () => {
     const incident = await createIncident(t.ctx, actor, { title: 'Open', severity: 'high' });
-    await t.ctx.sql`update incidents set chat_channel_id = 'C0OPEN001' where id = ${incident.id}`;
+    await t.ctx.sql`
+      insert into chat_channels (incident_id, platform, channel_id) values (${incident.id}, 'slack', 'C0OPEN001')`;
     const message = {
       channelId: 'C0OPEN001',
       chatUserId: 'U0ALICE01',

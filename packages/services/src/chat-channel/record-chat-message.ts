@@ -33,9 +33,9 @@ export async function recordChatMessage(
   message: ChannelMessage,
 ): Promise<RecordChatMessageOutcome> {
   if (!(await readFollowupSettings(ctx)).chat_timeline_sync) return 'sync_off';
-  const incident = await chat.findIncidentByChannel(ctx.sql, message.channelId);
+  const incident = await chat.findIncidentByChannel(ctx.sql, 'slack', message.channelId);
   if (!incident) return 'not_incident_channel';
-  const user = await users.findUserBySlackId(ctx.sql, message.chatUserId);
+  const user = await users.findUserByChatId(ctx.sql, 'slack', message.chatUserId);
   const actor: Actor = user
     ? { type: 'chat', id: user.id, name: user.name }
     : { type: 'chat', name: message.chatUserId };

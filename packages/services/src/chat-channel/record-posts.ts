@@ -11,15 +11,19 @@ export async function recordEntryPosted(
 ): Promise<void> {
   await chat.recordChatPost(session.sql, {
     ...post,
+    platform: session.platform,
     incidentId: session.incidentId,
     at: session.ctx.now(),
   });
 }
 
-/** An escalation's direct message sent to one person (or refused for good): nobody is paged twice. */
+/**
+ * An escalation's direct message sent to one person, by the platform's id for them (or refused for
+ * good): nobody is paged twice.
+ */
 export async function recordDirectMessage(
   session: ChatSession,
-  dm: { entryId: string; slackUserId: string; messageTs: string | null; error?: string },
+  dm: { entryId: string; chatUserId: string; messageTs: string | null; error?: string },
 ): Promise<void> {
-  await chat.recordDirectMessage(session.sql, { ...dm, at: session.ctx.now() });
+  await chat.recordDirectMessage(session.sql, { ...dm, platform: session.platform, at: session.ctx.now() });
 }

@@ -1,9 +1,11 @@
 import { chat } from '@firebreak/db';
 import type { JobQueues, PendingJob } from '@firebreak/queue';
-import type { TimelineEntryType } from '@firebreak/schema';
+import type { ChatPlatformName, TimelineEntryType } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
 
 export interface ChatRecoveryRules {
+  /** The platforms that are on, each with how its resolved channels' names start. */
+  platforms: ReadonlyArray<{ platform: ChatPlatformName; resolvedPrefix: string }>;
   /** The timeline entries the channel hears. */
   channelEntryTypes: readonly TimelineEntryType[];
   /** How long work may wait on its own job (handed to the queue that long ago) before it counts as lost. */
@@ -67,13 +69,20 @@ export async function recoverChatWork(
   rules: ChatRecoveryRules,
 ): Promise<number> {
   const now = ctx.now().getTime();
-  const work = await chat.listPendingChatWork(ctx.sql, {
-    since: new Date(now - rules.lookBackMs),
-    quietSince: new Date(now - rules.graceMs),
-    openingSince: new Date(now - rules.openingWindowMs),
-    channelEntryTypes: rules.channelEntryTypes,
-    limit: rules.limit,
-  });
-  if (work.length > 0) await queues.enqueueMany(work.map(jobFor));
-  return work.length;
+  // A job works every platform of its incident: work owed on two platforms is one job.
+  const jobs = new Map<string, PendingJob>();
+  for (const { platform, resolvedPrefix } of rules.platforms) {
+    const work = await chat.listPendingChatWork(ctx.sql, {
+      platform,
+      resolvedPrefix,
+      since: new Date(now - rules.lookBackMs),
+      quietSince: new Date(now - rules.graceMs),
+      openingSince: new Date(now - rules.openingWindowMs),
+      channelEntryTypes: rules.channelEntryTypes,
+      limit: rules.limit,
+    });
+    for (const job of work.map(jobFor)) jobs.set(job.options?.jobId ?? '', job);
+  }
+  if (jobs.size > 0) await queues.enqueueMany([...jobs.values()]);
+  return jobs.size;
 }

@@ -1,5 +1,10 @@
 import { users } from '@firebreak/db';
-import { type Actor, SLACK_USER_ID_PATTERN } from '@firebreak/schema';
+import {
+  type Actor,
+  type ChatPlatformName,
+  SLACK_USER_ID_PATTERN,
+  TEAMS_USER_ID_PATTERN,
+} from '@firebreak/schema';
 import { recordAudit } from '../audit';
 import { presentUser } from '../auth/present';
 import type { ServiceContext } from '../context';
@@ -47,10 +52,11 @@ export async function identifyChatUser(
   ctx: ServiceContext,
   who: ChatUserRef,
   lookup: ChatProfileLookup,
+  platform: ChatPlatformName = 'slack',
 ): Promise<ChatIdentity> {
   // The id goes into mentions (`<@id>`) and onto the user row: only a well-formed one is taken.
-  if (!SLACK_USER_ID_PATTERN.test(who.id)) return unmatched(ctx, who, 'invalid_id');
-  const known = await users.findUserBySlackId(ctx.sql, who.id);
+  if (!CHAT_USER_ID_PATTERNS[platform].test(who.id)) return unmatched(ctx, who, 'invalid_id');
+  const known = await users.findUserByChatId(ctx.sql, platform, who.id);
   if (known) return identityOf(known);
 
   let profile: ChatProfile | null;
@@ -70,8 +76,8 @@ export async function identifyChatUser(
   const email = profile.email.toLowerCase();
   const existing = await users.findUserByEmail(ctx.sql, email);
   if (existing) {
-    if (await users.linkSlackUser(ctx.sql, existing.id, who.id)) {
-      ctx.logger.info({ user_id: existing.id, chat_user_id: who.id }, 'chat user linked');
+    if (await users.linkChatUser(ctx.sql, platform, existing.id, who.id)) {
+      ctx.logger.info({ user_id: existing.id, chat_user_id: who.id, platform }, 'chat user linked');
     }
     return identityOf(existing);
   }
@@ -81,7 +87,8 @@ export async function identifyChatUser(
     const row = await users.insertChatUser(tx, {
       email,
       name: profile.name || who.name,
-      slackUserId: who.id,
+      platform,
+      chatUserId: who.id,
       role: defaultRole,
     });
     // Nobody created this user through the API; the audit log names chat as the actor.
@@ -103,9 +110,16 @@ export async function identifyChatUser(
   }
   // A concurrent command by the same person created (or linked) them first.
   const winner =
-    (await users.findUserBySlackId(ctx.sql, who.id)) ?? (await users.findUserByEmail(ctx.sql, email));
+    (await users.findUserByChatId(ctx.sql, platform, who.id)) ??
+    (await users.findUserByEmail(ctx.sql, email));
   return winner ? identityOf(winner) : unmatched(ctx, who, 'lookup_failed');
 }
+
+/** What a platform's user ids look like: Slack's member ids, Teams users' Entra object ids. */
+const CHAT_USER_ID_PATTERNS: Record<ChatPlatformName, RegExp> = {
+  slack: SLACK_USER_ID_PATTERN,
+  teams: TEAMS_USER_ID_PATTERN,
+};
 
 function identityOf(user: users.UserRow): ChatIdentity {
   return { actor: { type: 'chat', id: user.id, name: user.name }, user };

@@ -157,14 +157,14 @@ function checkReachableByChat(incident: incidents.IncidentRow, step: ManualStep,
     throw new AppError(
       'no_reachable_target',
       `Incident #${incident.number} is acknowledged, so tier ${tier} would be paged through chat only, ` +
-        'and chat is off (no CHAT_BOT_TOKEN). Nobody was paged; call them directly.',
+        'and chat is off (neither Slack nor Teams is configured). Nobody was paged; call them directly.',
     );
   }
-  if (!step.targets.some((target) => target.slack_user_id)) {
+  if (!step.targets.some((target) => target.slack_user_id || target.teams_user_id)) {
     throw new AppError(
       'no_reachable_target',
       `Incident #${incident.number} is acknowledged, so tier ${tier} would be paged through chat only, ` +
-        'and nobody on it has a chat user id (slack_user_id). Nobody was paged; call them directly.',
+        'and nobody on it has a chat user id (slack_user_id or teams_user_id). Nobody was paged; call them directly.',
     );
   }
 }

@@ -5,6 +5,8 @@ export interface EscalationTarget {
   id: string | null;
   name: string;
   slack_user_id: string | null;
+  /** Their Teams id (docs/teams.md#people): pages go to each chat platform the person is on. */
+  teams_user_id?: string | null;
 }
 
 /**
@@ -25,7 +27,12 @@ export async function resolveTargets(
   const contacts = new Map((await users.findUserContacts(sql, ids)).map((row) => [row.id, row]));
   return people.map((p) => {
     const user = p.user_id ? contacts.get(p.user_id) : undefined;
-    return { id: user?.id ?? null, name: user?.name ?? p.name, slack_user_id: user?.slack_user_id ?? null };
+    return {
+      id: user?.id ?? null,
+      name: user?.name ?? p.name,
+      slack_user_id: user?.slack_user_id ?? null,
+      ...teamsIdOf(user),
+    };
   });
 }
 
@@ -45,5 +52,15 @@ export async function firingTargets(
   at: Date,
 ): Promise<EscalationTarget[]> {
   if (tier.target_type === 'schedule') return resolveTargets(sql, { position: 0, ...tier, users: [] }, at);
-  return tier.users.map((u) => ({ id: u.user_id, name: u.name, slack_user_id: u.slack_user_id }));
+  return tier.users.map((u) => ({
+    id: u.user_id,
+    name: u.name,
+    slack_user_id: u.slack_user_id,
+    ...teamsIdOf(u),
+  }));
+}
+
+/** A step names a Teams id only for people who have one (docs/teams.md#people): steps stay as they were. */
+function teamsIdOf(person: { teams_user_id?: string | null } | undefined) {
+  return person?.teams_user_id ? { teams_user_id: person.teams_user_id } : {};
 }

@@ -15,10 +15,10 @@ export function presentIncident(view: incidents.IncidentView): Incident {
     commander: view.commander_id
       ? { id: view.commander_id, name: view.commander_name ?? '', email: view.commander_email ?? '' }
       : null,
-    chat_channel:
-      view.chat_channel_id && view.chat_channel_name
-        ? { id: view.chat_channel_id, name: view.chat_channel_name }
-        : null,
+    chat_channel: view.chat_channels[0]
+      ? { id: view.chat_channels[0].id, name: view.chat_channels[0].name }
+      : null,
+    chat_channels: view.chat_channels,
     escalation_policy_id: view.escalation_policy_id,
     next_tier: view.next_tier,
     alert_count: view.alert_count,

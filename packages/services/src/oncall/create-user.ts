@@ -23,6 +23,7 @@ export async function createUser(
       name: input.name,
       role: input.role,
       slackUserId: input.slack_user_id ?? null,
+      teamsUserId: input.teams_user_id ?? null,
       passwordHash,
     });
     await recordAudit(tx, ctx, {

@@ -4,7 +4,8 @@ import type { ServiceContext } from '../context';
 import { loadFinalShifts } from './final-shifts';
 
 export interface ShiftNoticeMessage {
-  slackUserId: string;
+  /** The person's chat ids: the notice goes to the first chat platform that is on and knows them. */
+  person: { slack_user_id: string | null; teams_user_id: string | null };
   scheduleName: string;
   /**
    * How long the shift runs, found when the message is sent: "until Mon 30 Mar, 09:00 CEST" (the
@@ -40,7 +41,7 @@ export async function sendShiftNotice(
     };
     if (notice.ends_at <= now) return skip('shift_over');
     if (!notice.shift_notices || !notice.active) return skip('notices_off');
-    if (!notice.slack_user_id) return skip('no_chat_id');
+    if (!notice.slack_user_id && !notice.teams_user_id) return skip('no_chat_id');
     const searchedUntil = new Date(now.getTime() + SHIFT_NOTICE_END_SEARCH_MS);
     const span = await runningSpan(tx, notice.schedule_id, now, searchedUntil);
     if (span?.userId !== notice.user_id) {
@@ -49,7 +50,7 @@ export async function sendShiftNotice(
       return;
     }
     const outcome = await send({
-      slackUserId: notice.slack_user_id,
+      person: { slack_user_id: notice.slack_user_id, teams_user_id: notice.teams_user_id },
       scheduleName: notice.schedule_name,
       lasts: shiftLasts(now, span.end, searchedUntil, notice.timezone),
     });

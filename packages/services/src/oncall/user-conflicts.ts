@@ -4,10 +4,12 @@ import { AppError } from '@firebreak/schema';
 export function userConflicts(input: {
   email?: string;
   slack_user_id?: string | null;
+  teams_user_id?: string | null;
 }): Record<string, string> {
   return {
     users_email_key: `A user with the e-mail ${input.email ?? ''} already exists.`,
     users_slack_user_id_key: `Another user already has the slack_user_id ${input.slack_user_id ?? ''}.`,
+    users_teams_user_id_key: `Another user already has the teams_user_id ${input.teams_user_id ?? ''}.`,
   };
 }
 

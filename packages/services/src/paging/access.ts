@@ -8,6 +8,7 @@ export interface PagingOwner {
   id: string;
   name: string;
   slack_user_id: string | null;
+  teams_user_id?: string | null;
 }
 
 /**
@@ -26,7 +27,7 @@ export async function resolvePagingOwner(
   if (wanted !== self && principal.role !== 'admin') throw noSuchUser(id);
   const row = await users.findUserById(ctx.sql, wanted);
   if (!row) throw noSuchUser(id);
-  return { id: row.id, name: row.name, slack_user_id: row.slack_user_id };
+  return { id: row.id, name: row.name, slack_user_id: row.slack_user_id, teams_user_id: row.teams_user_id };
 }
 
 const noSuchUser = (id: string) => new AppError('not_found', `No user "${id}".`);

@@ -329,7 +329,7 @@ describe('notification rules', () => {
       ),
     );
     expect(message).toBe(
-      'validation_failed: rules.1: sms has no verified contact method; rules.2: chat needs the user’s chat id (slack_user_id); rules.3: push is not configured on this server',
+      'validation_failed: rules.1: sms has no verified contact method; rules.2: chat needs the user’s chat id (slack_user_id or teams_user_id); rules.3: push is not configured on this server',
     );
     const rows = await t.ctx.sql`select * from notification_rules where user_id = ${owner.id}`;
     expect(rows).toHaveLength(0);

@@ -65,7 +65,9 @@ function ruleProblems(
 ): string[] {
   if (rule.method === 'chat') {
     const problems: string[] = [];
-    if (!owner.slack_user_id) problems.push('chat needs the user’s chat id (slack_user_id)');
+    if (!owner.slack_user_id && !owner.teams_user_id) {
+      problems.push('chat needs the user’s chat id (slack_user_id or teams_user_id)');
+    }
     if (rule.delay_minutes !== 0) problems.push('chat pages go when the step fires: delay_minutes must be 0');
     if (rule.contact_method_id) problems.push('chat takes no contact_method_id');
     return problems;

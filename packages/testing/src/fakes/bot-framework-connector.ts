@@ -11,7 +11,8 @@ import { BOT_FRAMEWORK_SCOPE, type FakeTeamsTokenEndpoint } from './teams-token-
  * "Format your bot messages" (message size). It serves:
  * - `POST /v3/conversations`: a 1:1 conversation with one member (a DM; `channelData.tenant.id`
  *   required), or a new thread in a channel (`isGroup` with `channelData.channel.id`, with its first
- *   `activity`); answers `{ id, activityId? }`.
+ *   `activity`); answers `{ id, activityId? }`. A thread's conversation id is
+ *   `<channel id>;messageid=<activity id of its first message>`, as Teams names reply threads.
  * - `POST /v3/conversations/{id}/activities`: posts an activity (`type: message`); answers `{ id }`.
  * - `PUT /v3/conversations/{id}/activities/{activityId}`: replaces a posted activity (the card updated
  *   in place); answers `{ id }`.
@@ -152,9 +153,11 @@ export class FakeBotConnector {
     if (channelId) {
       if (!params.isGroup) return bad('A channel conversation must be a group conversation (isGroup).');
       if (!params.activity) return bad('A channel conversation is started with its first activity.');
-      const id = `${channelId};messageid=${Date.now()}${Math.floor(Math.random() * 1000)}`;
+      // Teams names a channel thread after its first message: `<channel id>;messageid=<its id>`.
+      const rootId = this.nextActivityId();
+      const id = `${channelId};messageid=${rootId}`;
       this.conversations.set(id, { id, kind: 'channel', channelId });
-      const first = await this.post(id, JSON.stringify(params.activity));
+      const first = await this.post(id, JSON.stringify(params.activity), rootId);
       if (first.status >= 400) {
         this.conversations.delete(id);
         return first;
@@ -183,10 +186,13 @@ export class FakeBotConnector {
     return Response.json({ id }, { status: 201 });
   }
 
-  private async post(conversationId: string, raw: string): Promise<Response> {
+  private nextActivityId(): string {
+    return `${Date.now()}${String(this.activities.size).padStart(4, '0')}`;
+  }
+
+  private async post(conversationId: string, raw: string, id = this.nextActivityId()): Promise<Response> {
     const checked = this.checkMessage(conversationId, raw);
     if (checked instanceof Response) return checked;
-    const id = `${Date.now()}${String(this.activities.size).padStart(4, '0')}`;
     this.activities.set(id, {
       id,
       conversationId,

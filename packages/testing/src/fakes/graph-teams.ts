@@ -12,6 +12,7 @@ import { type FakeTeamsTokenEndpoint, GRAPH_SCOPE } from './teams-token-endpoint
  * - `POST /v1.0/teams/{team-id}/channels`: `displayName` required, at most 50 characters, none of
  *   `~ # % & * { } + / \ : < > ? | ' "`, not starting with `_` or `.`; unique in the team (ignoring
  *   case) → 409 `NameAlreadyExists`. Answers 201 with the channel (`19:…@thread.tacv2`).
+ * - `GET /v1.0/teams/{team-id}/channels`: the team's channels, `$filter=displayName eq '…'` honoured.
  * - `PATCH /v1.0/teams/{team-id}/channels/{channel-id}`: the same rules for a new `displayName`; 204.
  * - `GET /v1.0/users/{id | userPrincipalName}`: 404 `Request_ResourceNotFound` for nobody.
  * - `POST /v1.0/teams/{team-id}/channels/{channel-id}/members`: an `aadUserConversationMember` bound to
@@ -141,6 +142,7 @@ export class FakeGraph {
       await next();
     });
     app.post('/v1.0/teams/:teamId/channels', (c) => this.createChannel(c));
+    app.get('/v1.0/teams/:teamId/channels', (c) => this.listChannels(c));
     app.patch('/v1.0/teams/:teamId/channels/:channelId', (c) => this.updateChannel(c));
     app.get('/v1.0/users/:ref', (c) => {
       const ref = decodeURIComponent(c.req.param('ref')).toLowerCase();
@@ -223,6 +225,30 @@ export class FakeGraph {
       },
       201,
     );
+  }
+
+  /** "List channels", with the one `$filter` Graph documents for it that Firebreak uses: `displayName eq '…'`. */
+  private listChannels(c: Context): Response {
+    const noTeam = this.team(c);
+    if (noTeam) return noTeam;
+    const filter = c.req.query('$filter');
+    let channels = this.channelsOf(c.req.param('teamId')!);
+    if (filter !== undefined) {
+      const match = /^displayName eq '((?:[^']|'')*)'$/.exec(filter);
+      if (!match) return c.json(graphError('BadRequest', `Invalid filter clause: ${filter}`), 400);
+      const name = match[1]!.replace(/''/g, "'");
+      channels = channels.filter((ch) => ch.displayName === name);
+    }
+    return c.json({
+      '@odata.context': `https://graph.microsoft.com/v1.0/$metadata#teams('${c.req.param('teamId')}')/channels`,
+      '@odata.count': channels.length,
+      value: channels.map((ch) => ({
+        id: ch.id,
+        displayName: ch.displayName,
+        description: ch.description,
+        membershipType: ch.membershipType,
+      })),
+    });
   }
 
   private async updateChannel(c: Context): Promise<Response> {

@@ -116,6 +116,14 @@ export {
   type SnsSignatureVersion,
   startFakeSns,
 } from './sns';
+export {
+  FAKE_TEAMS_APP_ID,
+  FAKE_TEAMS_TEAM_ID,
+  FAKE_TEAMS_TENANT_ID,
+  FakeTeams,
+  type FakeTeamsOptions,
+  startFakeTeams,
+} from './teams';
 export { type FakeMicrosoftRequest, FakeThrottle, type ThrottleLimit } from './teams-throttle';
 export {
   BOT_FRAMEWORK_SCOPE,

@@ -1,4 +1,5 @@
 import type { ChatUpdateArguments, WebClient } from '@slack/web-api';
+import { SLACK_CHANNEL_NAMING } from '../../outbound/channel-name';
 import { IncompleteAnswerError } from '../../outbound/errors';
 import type { ChatMessage } from '../../outbound/format';
 import type { ChatPlatform } from '../chat-platform';
@@ -47,6 +48,10 @@ export function slackPlatform(client: WebClient, options: SlackPlatformOptions =
   return {
     name: 'slack',
     render: slackRenderer,
+    channelNames: SLACK_CHANNEL_NAMING,
+    threadsUnderCard: false,
+    invitesPeople: true,
+    chatIdOf: (person) => person.slack_user_id ?? null,
     async createChannel(name) {
       const result = await client.conversations.create({ name });
       const id = result.channel?.id;

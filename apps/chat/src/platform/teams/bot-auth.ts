@@ -1,7 +1,5 @@
 import { errors, importJWK, type JWK, type JWTPayload, jwtVerify } from 'jose';
 
-// Reached only from its test until the Teams inbound route lands: nothing serves Teams activities yet.
-
 /**
  * Inbound authentication of the Bot Connector, as Microsoft's "Authenticate requests from the Bot
  * Connector service to your bot" (Bot Framework REST API docs) requires: the activity's

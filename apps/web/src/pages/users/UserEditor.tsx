@@ -59,6 +59,15 @@ export function UserEditor({ user, onClose }: { user: User; onClose: () => void 
             onChange={(e) => setForm({ ...form, slackUserId: e.target.value })}
           />
         </label>
+        <label>
+          Teams user id <span className="hint">Microsoft Entra object id; empty for none</span>
+          <input
+            className="mono"
+            spellCheck={false}
+            value={form.teamsUserId}
+            onChange={(e) => setForm({ ...form, teamsUserId: e.target.value })}
+          />
+        </label>
       </div>
       <div className="actions">
         <label className="inline">

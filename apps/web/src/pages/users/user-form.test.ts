@@ -8,6 +8,7 @@ const bea: User = {
   name: 'Bea Backup',
   role: 'member',
   slack_user_id: null,
+  teams_user_id: null,
   auth_source: 'local',
   active: true,
   shift_notices: true,
@@ -30,6 +31,16 @@ describe('the user editor', () => {
     });
     expect(userChangeOf(bea, { ...formOfUser(bea), slackUserId: '<!channel>' })).toMatchObject({
       error: expect.stringContaining('U024BE7LH'),
+    });
+  });
+
+  it('takes a Teams user id as an Entra object id, lowercased, and refuses anything else', () => {
+    const id = '6B1F3E2A-0C4D-4E5F-8A9B-1C2D3E4F5A6B';
+    expect(userChangeOf(bea, { ...formOfUser(bea), teamsUserId: ` ${id} ` })).toEqual({
+      change: { teams_user_id: id.toLowerCase() },
+    });
+    expect(userChangeOf(bea, { ...formOfUser(bea), teamsUserId: 'alice@contoso.com' })).toMatchObject({
+      error: expect.stringContaining('Entra object id'),
     });
   });
 

@@ -9,17 +9,23 @@ export interface UserForm {
   name: string;
   role: Role;
   slackUserId: string;
+  teamsUserId: string;
   active: boolean;
   shiftNotices: boolean;
 }
 
-export type UserChange = Partial<Pick<User, 'name' | 'role' | 'slack_user_id' | 'active' | 'shift_notices'>>;
+export type UserChange = Partial<
+  Pick<User, 'name' | 'role' | 'slack_user_id' | 'teams_user_id' | 'active' | 'shift_notices'>
+>;
+
+const TEAMS_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function formOfUser(user: User): UserForm {
   return {
     name: user.name,
     role: user.role,
     slackUserId: user.slack_user_id ?? '',
+    teamsUserId: user.teams_user_id ?? '',
     active: user.active,
     shiftNotices: user.shift_notices,
   };
@@ -36,6 +42,11 @@ export function userChangeOf(user: User, form: UserForm): { change: UserChange }
     return { error: 'The chat user id looks like U024BE7LH: a U or W, then capitals and digits.' };
   }
   if (chatId !== user.slack_user_id) change.slack_user_id = chatId;
+  const teamsId = form.teamsUserId.trim().toLowerCase() || null;
+  if (teamsId !== null && !TEAMS_ID.test(teamsId)) {
+    return { error: 'The Teams user id is the person’s Microsoft Entra object id, a GUID.' };
+  }
+  if (teamsId !== user.teams_user_id) change.teams_user_id = teamsId;
   if (form.active !== user.active) change.active = form.active;
   if (form.shiftNotices !== user.shift_notices) change.shift_notices = form.shiftNotices;
   return { change };
