@@ -6,6 +6,7 @@ import type { Options } from 'tsup';
 
 const migrations = fileURLToPath(new URL('./packages/db/migrations', import.meta.url));
 const prompts = fileURLToPath(new URL('./apps/worker/prompts', import.meta.url));
+const teamsIcons = fileURLToPath(new URL('./apps/api/assets/teams', import.meta.url));
 // The API reference page's script, served by the API itself (no CDN); found from the API app, which
 // lists the package.
 const referenceScript = join(
@@ -52,6 +53,8 @@ export function appBundle(options: { external?: string[]; servesApiReference?: b
       if (options.servesApiReference) {
         mkdirSync('dist/api-reference', { recursive: true });
         cpSync(referenceScript, 'dist/api-reference/standalone.js');
+        // The Teams app package's icons (apps/api/src/teams-app-package.ts).
+        cpSync(teamsIcons, 'dist/teams-app', { recursive: true });
       }
     },
   };

@@ -47,6 +47,7 @@ describe('POST /api/v1/users', () => {
       name: 'Grace Hopper',
       role: 'member',
       slack_user_id: 'U0GRACE',
+      teams_user_id: '6B1F3E2A-0C4D-4E5F-8A9B-1C2D3E4F5A6B',
       password: 'cobol-rules-1959',
     });
     expect(res.status).toBe(201);
@@ -57,6 +58,7 @@ describe('POST /api/v1/users', () => {
       name: 'Grace Hopper',
       role: 'member',
       slack_user_id: 'U0GRACE',
+      teams_user_id: '6b1f3e2a-0c4d-4e5f-8a9b-1c2d3e4f5a6b',
       auth_source: 'local',
       active: true,
       shift_notices: true,
@@ -94,6 +96,22 @@ describe('POST /api/v1/users', () => {
       slack_user_id: 'U0TAKEN',
     });
     expect(sameSlack.status).toBe(409);
+    await newUser({
+      email: 'teams-taken@example.com',
+      teams_user_id: '0c4d4e5f-8a9b-4c2d-9e4f-5a6b1f3e2a00',
+    });
+    const sameTeams = await create({
+      email: 'other-teams@example.com',
+      name: 'Other',
+      role: 'viewer',
+      teams_user_id: '0C4D4E5F-8A9B-4C2D-9E4F-5A6B1F3E2A00',
+    });
+    expect(sameTeams.status).toBe(409);
+    expect((await bodyOf(sameTeams)).error.message).toContain('teams_user_id');
+    const notAnId = await create({ email: 'x@example.com', name: 'X', role: 'viewer', teams_user_id: 'x@y' });
+    expect((await bodyOf(notAnId)).error.details).toEqual([
+      { path: 'teams_user_id', message: 'must be a Microsoft Entra object id (a GUID)' },
+    ]);
   });
 
   it('answers 400 with the path of each problem', async () => {

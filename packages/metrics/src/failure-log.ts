@@ -13,10 +13,10 @@ export interface Failure {
 }
 
 /**
- * A part of the system that can fail on its own: the database, the store, the chat service, or the
- * signature check of one integration.
+ * A part of the system that can fail on its own: the database, the store, a chat platform (`chat` is
+ * Slack, as it always was; `chat:teams` Microsoft Teams), or the signature check of one integration.
  */
-export type Component = 'database' | 'redis' | 'chat' | `signature:${string}`;
+export type Component = 'database' | 'redis' | 'chat' | `chat:${string}` | `signature:${string}`;
 
 interface Outage {
   reason: string;

@@ -89,6 +89,8 @@ export const SettingsView = z.object({
   dashboard_alerting: z.object({ hmac_secret_set: z.boolean(), timestamp_header: z.string().nullable() }),
   cloud_monitor: z.object({ topic_arns: z.array(z.string()).nullable() }),
   chat: ChatSettingsView,
+  /** Microsoft Teams, configured by environment (docs/teams.md). */
+  teams: z.object({ configured: z.boolean(), team_id: z.string().nullable() }),
   ai: z.object({ provider: z.string(), configured: z.boolean() }),
   default_escalation_policy_id: z.uuid().nullable(),
   /** The four fixed `/api/v1/webhooks/*` paths accept alerts (docs/integrations/keyed-intake.md). */

@@ -48,6 +48,20 @@ export const settingsOperations = {
     summary: 'Test the chat bot token with `auth.test` now',
     responses: { 200: answer('The chat part of the settings', ChatSettingsView), ...errorAnswers(403) },
   }),
+  teamsAppPackage: defineOperation({
+    method: 'get',
+    path: '/api/v1/settings/chat/teams-app-package',
+    access: 'admin',
+    summary:
+      'The Teams app package to upload to Teams (a zip: manifest and icons) for this installation’s bot',
+    responses: {
+      200: {
+        description: 'The package',
+        content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } },
+      },
+      ...errorAnswers(403, 409),
+    },
+  }),
   genericWebhook: integrationSettings(
     generic.settingsSlug,
     'The generic webhook’s signing secret (null removes it)',

@@ -1,5 +1,6 @@
 import { createChatAuthCheck } from '@firebreak/chat-client';
 import { changeOriginOf, type Operations } from '@firebreak/http';
+import { AppError } from '@firebreak/schema';
 import {
   type ChatAuthTest,
   type ConfiguredIntegrations,
@@ -11,6 +12,7 @@ import {
 } from '@firebreak/services';
 import type { ApiDeps } from '../deps';
 import { settingsOperations as op } from '../operations/settings';
+import { teamsAppPackage } from '../teams-app-package';
 
 /**
  * Settings → Integrations. Secrets go in, never out: the view only says whether each is set. Admins
@@ -23,12 +25,28 @@ export function addSettingsRoutes(ops: Operations, deps: ApiDeps): void {
     chatConfigured: config.chat.botToken !== undefined,
     chatSigningSecretSet: config.chat.signingSecret !== undefined,
     chatAuthTest,
+    teamsTeamId: config.teams?.teamId ?? null,
     aiProvider: config.ai.provider,
   });
   const view = async (c: { json: (body: unknown) => Response }) =>
     c.json(await getSettingsView(ctx, configured(await chatAuth.current())));
 
   ops.add(op.view, (c) => view(c));
+
+  ops.add(op.teamsAppPackage, async (c) => {
+    if (!config.teams) {
+      throw new AppError(
+        'conflict',
+        'Teams is not configured: set TEAMS_APP_ID, TEAMS_APP_PASSWORD, TEAMS_TENANT_ID and TEAMS_TEAM_ID first.',
+      );
+    }
+    const publicUrl = config.publicUrl ?? new URL(c.req.url).origin;
+    // A copy of the zip's bytes in an ArrayBuffer of their own, as a response body must be.
+    return c.body(teamsAppPackage(config.teams, publicUrl).slice().buffer, 200, {
+      'content-type': 'application/zip',
+      'content-disposition': 'attachment; filename="firebreak-teams-app.zip"',
+    });
+  });
 
   // Settings → Chat → Test: `auth.test` now, answered as the view's `chat` part.
   ops.add(op.testChat, async (c) => c.json(chatSettingsView(configured(await chatAuth.runNow()))));

@@ -4,6 +4,13 @@ import { type ChatCallError, failureLine } from './errors';
 import type { ChatJob } from './job';
 import type { PauseScope } from './rate-limit-pauses';
 
+/**
+ * Each platform fails and recovers on its own: Slack working again must not end Teams' outage in the
+ * log. Slack keeps the `chat` component it always had (`/metrics`, dashboards); others are `chat:<name>`.
+ */
+export const chatComponent = (platform: ChatPlatformName) =>
+  platform === 'slack' ? ('chat' as const) : (`chat:${platform}` as const);
+
 const fields = (jc: ChatJob, error: ChatCallError) => ({
   incident_id: jc.incidentId,
   job_id: jc.job.id,
@@ -24,7 +31,7 @@ export function reportChatFailure(
   error: ChatCallError,
   extra: Record<string, unknown> = {},
 ): void {
-  jc.ctx.failures.failed('chat', {
+  jc.ctx.failures.failed(chatComponent(jc.platform.name), {
     reason: error.code,
     line: failureLine(jc.platform.name, error.operation, error.code),
     fields: { ...fields(jc, error), ...extra },
@@ -33,7 +40,7 @@ export function reportChatFailure(
 
 /** A successful chat call after failures: logged once. */
 export function reportChatWorking(ctx: ChatJob['ctx'], platform: ChatPlatformName): void {
-  ctx.failures.recovered('chat', 'default', `${platform}: calls succeeding again`);
+  ctx.failures.recovered(chatComponent(platform), 'default', `${platform}: calls succeeding again`);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { DelayedError, type Job } from '@firebreak/queue';
 import { type ShiftNoticeOutcome, sendShiftNotice } from '@firebreak/services';
 import { failureLine, MethodPausedError } from './errors';
-import { reportChatWorking } from './failures';
+import { chatComponent, reportChatWorking } from './failures';
 import { classifyCallError, type OutboundDeps, platformsOf } from './job';
 
 /**
@@ -37,7 +37,7 @@ async function sendNotice(deps: OutboundDeps, job: Job, noticeId: string): Promi
       const problem = classifyCallError(platform, error);
       if (!problem) throw error;
       const lastTry = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-      deps.ctx.failures.failed('chat', {
+      deps.ctx.failures.failed(chatComponent(platform.name), {
         reason: problem.code,
         line: failureLine(platform.name, 'direct_message', problem.code),
         fields: {

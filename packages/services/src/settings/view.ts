@@ -31,6 +31,8 @@ export interface ConfiguredIntegrations {
   chatConfigured: boolean;
   chatSigningSecretSet?: boolean;
   chatAuthTest?: ChatAuthTest | null;
+  /** The team of Teams' incident channels; null when Teams is not configured (docs/teams.md). */
+  teamsTeamId?: string | null;
   aiProvider: string;
 }
 
@@ -62,6 +64,7 @@ export async function getSettingsView(
         (values.get(webhookIntegrations.cloudwatch.settingKeys.topicArns) as string[] | undefined) ?? null,
     },
     chat,
+    teams: { configured: Boolean(configured.teamsTeamId), team_id: configured.teamsTeamId ?? null },
     ai: { provider: configured.aiProvider, configured: configured.aiProvider !== 'none' },
     default_escalation_policy_id:
       (values.get(settingKeys.defaultEscalationPolicy) as string | undefined) ?? null,

@@ -1,9 +1,14 @@
 import type { Incident } from '@firebreak/schema';
 import { formatDateTime, formatDuration } from '../../lib/format';
 
-/** Chat channels open in the chat service; Slack's redirect link works for any workspace member. */
-const channelUrl = (channelId: string) =>
-  `https://slack.com/app_redirect?channel=${encodeURIComponent(channelId)}`;
+/**
+ * Chat channels open in their chat service: Slack's redirect link works for any workspace member, and
+ * Teams' channel deep link for any member of the team.
+ */
+const channelUrl = (channel: Incident['chat_channels'][number]) =>
+  channel.platform === 'teams'
+    ? `https://teams.microsoft.com/l/channel/${encodeURIComponent(channel.id)}/${encodeURIComponent(channel.name)}`
+    : `https://slack.com/app_redirect?channel=${encodeURIComponent(channel.id)}`;
 
 export function IncidentFacts({ incident }: { incident: Incident }) {
   return (
@@ -21,10 +26,15 @@ export function IncidentFacts({ incident }: { incident: Incident }) {
         <dd data-testid="commander">{incident.commander?.name ?? 'Nobody yet'}</dd>
         <dt>Chat</dt>
         <dd>
-          {incident.chat_channel ? (
-            <a href={channelUrl(incident.chat_channel.id)} target="_blank" rel="noreferrer">
-              #{incident.chat_channel.name}
-            </a>
+          {incident.chat_channels.length > 0 ? (
+            incident.chat_channels.map((channel, index) => (
+              <span key={channel.platform}>
+                {index > 0 ? ' · ' : null}
+                <a href={channelUrl(channel)} target="_blank" rel="noreferrer">
+                  {channel.platform === 'teams' ? `Teams: ${channel.name}` : `#${channel.name}`}
+                </a>
+              </span>
+            ))
           ) : (
             <span className="subtle">No channel</span>
           )}

@@ -43,6 +43,28 @@ export function ChatSection({ settings, admin }: { settings: SettingsView; admin
         </p>
       ) : null}
       <ErrorMessage error={test.error} prefix="The test did not run" />
+      <h3>Microsoft Teams</h3>
+      {settings.teams.configured ? (
+        <>
+          <dl className="facts">
+            <dt>Team</dt>
+            <dd className="mono">{settings.teams.team_id}</dd>
+          </dl>
+          {admin ? (
+            <p>
+              <a className="button" href="/api/v1/settings/chat/teams-app-package" download>
+                Download the Teams app package
+              </a>{' '}
+              <span className="hint">upload it in Teams (Apps → Manage your apps → Upload an app)</span>
+            </p>
+          ) : null}
+        </>
+      ) : (
+        <p className="subtle small">
+          Off. Set TEAMS_APP_ID, TEAMS_APP_PASSWORD, TEAMS_TENANT_ID and TEAMS_TEAM_ID to open a channel per
+          incident in a team too.
+        </p>
+      )}
     </section>
   );
 }
