@@ -3,8 +3,9 @@
 // by 1:1 conversation, failures; and both platforms at once. Against the fakes of Microsoft's services
 // on real PostgreSQL and Redis.
 import { getIncident, updateIncident } from '@firebreak/services';
-import { waitFor } from '@firebreak/testing';
+import { deleteRedisKeys, waitFor } from '@firebreak/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startChatWorker } from '../apps/chat/src/outbound/worker';
 import { actor, defaultPolicyPaging, PUBLIC_URL } from './support/chat-outbound';
 import { adaptiveCardOf, startTeamsHarness, type TeamsHarness, teamsUser } from './support/teams';
 
@@ -255,5 +256,59 @@ describe('failures on Teams', () => {
     expect(h.teams.graph.channelsOf()).toHaveLength(1);
     expect(h.teams.graph.channels.get(channelId)).toBeDefined();
     expect(await h.failures(incident.id)).toEqual([]);
+  });
+});
+
+describe('Teams work lost with Redis', () => {
+  it('is recovered from PostgreSQL: the channel, card, page and rename, each once', async () => {
+    h = await startTeamsHarness({ startChat: false });
+    const alice = await teamsUser(h.runtime, 'Alice');
+    await defaultPolicyPaging(h.runtime, [alice.id]);
+    const incident = await h.open('Lost with Redis');
+    await waitFor(
+      async () => {
+        await h!.worker.tick();
+        const [row] = await h!.runtime.sql<{ n: number }[]>`
+          select count(*)::int as n from outbox where sent_at is null`;
+        return row!.n === 0;
+      },
+      { what: 'the outbox relayed' },
+    );
+    // The jobs were in Redis only; Redis comes back empty.
+    await deleteRedisKeys(h.runtime.ctx.redisPrefix);
+    const recovering = startChatWorker(h.runtime.ctx, {
+      redis: h.runtime.redisConfig,
+      chat: h.runtime.config.chat,
+      teams: h.runtime.config.teams,
+      publicUrl: PUBLIC_URL,
+      recovery: { graceMs: 0, intervalMs: 60 * 60 * 1000 },
+    });
+    try {
+      await recovering.recoverLostWork();
+      const channelId = await h.teamsChannelOf(incident.id);
+      const dm = await waitFor(
+        () => [...h!.teams.connector.conversations.values()].find((c) => c.memberId === alice.teams_user_id),
+        { what: 'the page' },
+      );
+      await updateIncident(h.runtime.ctx, actor, { id: incident.id }, { status: 'resolved' });
+      await waitFor(
+        async () => (await h!.runtime.sql`select 1 from outbox where sent_at is null`).length === 0,
+        {
+          what: 'the resolution relayed',
+        },
+      );
+      await deleteRedisKeys(h.runtime.ctx.redisPrefix);
+      await recovering.recoverLostWork();
+      await waitFor(() => h!.teams.graph.channels.get(channelId)!.displayName.startsWith('[RESOLVED] '), {
+        what: 'the rename',
+      });
+      await recovering.recoverLostWork();
+      await h.idle();
+      expect(h.teams.graph.channelsOf()).toHaveLength(1);
+      expect(h.teams.connector.activitiesIn(dm.id)).toHaveLength(1);
+      expect(h.teams.graph.channels.get(channelId)!.names).toHaveLength(2);
+    } finally {
+      await recovering.stop();
+    }
   });
 });
