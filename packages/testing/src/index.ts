@@ -7,6 +7,7 @@ export * from './http';
 export * from './logs';
 export * from './ports';
 export * from './private-postgres';
+export * from './private-postgres-pair';
 export * from './private-redis';
 export * from './process';
 export * from './redis';
