@@ -1,4 +1,5 @@
 export * from './certificate';
+export * from './cutting-proxy';
 export * from './database';
 export * from './env';
 export * from './fakes';
