@@ -148,3 +148,30 @@ describe('a failover: the primary killed, the standby promoted', () => {
     );
   });
 });
+
+describe('a LISTEN made while the database is down', () => {
+  let server: PrivatePostgres;
+  beforeAll(async () => {
+    server = await PrivatePostgres.start();
+    await server.stop();
+  });
+  afterAll(() => server?.destroy());
+
+  it('is made once the database is up, without being asked again (the worker listens at start)', async () => {
+    const sql = pool(server.url());
+    const heard: string[] = [];
+    const first = await sql.listen('started_while_down', (payload) => heard.push(payload)).then(
+      () => 'listening',
+      (error: { code?: string }) => error.code,
+    );
+    expect(first).toBe('ECONNREFUSED');
+    await server.start();
+    await waitFor(
+      async () => {
+        await sql`select pg_notify('started_while_down', 'up')`;
+        return heard.includes('up');
+      },
+      { timeoutMs: 20_000, intervalMs: 200, what: 'the listener to hear the server once it is up' },
+    );
+  });
+});
