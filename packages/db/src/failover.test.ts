@@ -160,10 +160,12 @@ describe('a LISTEN made while the database is down', () => {
   it('is made once the database is up, without being asked again (the worker listens at start)', async () => {
     const sql = pool(server.url());
     const heard: string[] = [];
-    const first = await sql.listen('started_while_down', (payload) => heard.push(payload)).then(
-      () => 'listening',
-      (error: { code?: string }) => error.code,
-    );
+    const first = await sql
+      .listen('started_while_down', (payload) => heard.push(payload))
+      .then(
+        () => 'listening',
+        (error: { code?: string }) => error.code,
+      );
     expect(first).toBe('ECONNREFUSED');
     await server.start();
     await waitFor(
