@@ -5,7 +5,12 @@
 // the two hosts of DATABASE_URL (docs/production-topology.md). Loopback only, like the rest.
 import { chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runningPostmaster, serverUser } from '@firebreak/embedded-postgres';
+import {
+  DEFAULT_RELOCATION_ROOT,
+  placeDataDir,
+  runningPostmaster,
+  serverUser,
+} from '@firebreak/embedded-postgres';
 import getPort from 'get-port';
 import postgres from 'postgres';
 import { type LogSink, ManagedProcess, waitUntil } from './processes';
@@ -41,8 +46,13 @@ export interface FailoverOptions {
 
 /** Starts (creating on the first start) the monitor, then pg-a, then pg-b, each once the last is up. */
 export async function startFailoverDatabase(options: FailoverOptions): Promise<FailoverDatabase> {
-  const root = join(options.dataDir, 'pg-auto-failover');
   const user = serverUser();
+  // As for the single server: under a directory closed to the server's user (a 0700 `mktemp -d`,
+  // /root), the formation lives in /var/lib/firebreak, linked from where it was asked for.
+  const placed = placeDataDir(user, join(options.dataDir, 'pg-auto-failover'), DEFAULT_RELOCATION_ROOT);
+  const root = placed.path;
+  if (placed.relocatedFrom)
+    options.log('pg-monitor', `the ${user?.name} user cannot enter ${options.dataDir}: formation in ${root}`);
   const run = runner(root, user, options.log);
   const ports = await stablePorts(root);
   const monitorUrl = `postgres://autoctl_node@127.0.0.1:${ports.monitor}/pg_auto_failover?sslmode=disable`;

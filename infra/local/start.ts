@@ -32,11 +32,15 @@ if (process.env[SUPERVISED] !== '1') {
  * this process only turns the signal into one SIGTERM for it.
  */
 function superviseInOwnProcessGroup(): void {
-  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], {
-    stdio: 'inherit',
-    detached: true,
-    env: { ...process.env, [SUPERVISED]: '1' },
-  });
+  const child = spawn(
+    process.execPath,
+    [...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+    {
+      stdio: 'inherit',
+      detached: true,
+      env: { ...process.env, [SUPERVISED]: '1' },
+    },
+  );
   let signalled = false;
   const forward = () => {
     if (!signalled) child.kill('SIGTERM');

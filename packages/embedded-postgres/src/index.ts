@@ -23,7 +23,7 @@ import { killServer, ready, run, stopServer, succeeds } from './server-process';
 import { type ServerUser, serverUser } from './server-user';
 
 export { DEFAULT_BINARY_CACHE, installedBinariesDir } from './binaries';
-export { DEFAULT_RELOCATION_ROOT } from './data-dir';
+export { DEFAULT_RELOCATION_ROOT, placeDataDir } from './data-dir';
 export { EmbeddedPostgresError } from './errors';
 export { type ServerUser, serverUser } from './server-user';
 
