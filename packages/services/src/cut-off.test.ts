@@ -1,8 +1,8 @@
-import { outbox, users } from '@firebreak/db';
+import { createSql, migrate, outbox, users } from '@firebreak/db';
 import { createJobQueues, type JobQueues } from '@firebreak/queue';
 import { type AlertInput, CreateEscalationPolicyInput } from '@firebreak/schema';
-import { CuttingProxy, testDatabaseAdminUrl } from '@firebreak/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CuttingProxy, PrivatePostgres } from '@firebreak/testing';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { recordAlerts } from './alerts/record-alerts';
 import { runDueEscalations } from './escalation/run';
 import { createIncident } from './incidents/create';
@@ -14,19 +14,36 @@ import { createTestContext, type TestContext } from './testing/context';
 // A transaction cut off by a crash or a failover may have committed: its COMMIT reached the server and
 // only the answer was lost. Intake, the escalation pass and the outbox relay run such a transaction
 // again, and the second run must find the first one's work (docs/decisions.md#postgresql-failover).
-// The proxy cuts our own connections at an exact moment; the server goes on serving the others.
+// A private server (a database per test, cloned from a migrated one) behind a proxy that cuts the
+// connection at an exact moment.
 
+let server: PrivatePostgres;
 let proxy: CuttingProxy;
 let t: TestContext;
+let databases = 0;
+beforeAll(async () => {
+  server = await PrivatePostgres.start();
+  const admin = createSql(server.url(), { max: 1 });
+  await admin`create database migrated`;
+  await admin.end();
+  const setup = createSql(server.url('migrated'), { max: 1 });
+  await migrate(setup);
+  await setup.end();
+  proxy = await CuttingProxy.start({ host: '127.0.0.1', port: server.port });
+});
+afterAll(async () => {
+  await proxy?.stop();
+  await server?.destroy();
+});
 beforeEach(async () => {
-  const server = new URL(testDatabaseAdminUrl);
-  proxy = await CuttingProxy.start({ host: server.hostname, port: Number(server.port || 5432) });
-  t = await createTestContext({ through: (url) => proxy.through(url) });
+  const name = `cut_off_${++databases}`;
+  const admin = createSql(server.url(), { max: 1 });
+  await admin.unsafe(`create database ${name} template migrated`);
+  await admin.end();
+  t = await createTestContext({ databaseUrl: server.url(name), through: (url) => proxy.through(url) });
+  proxy.cuts = 0;
 });
-afterEach(async () => {
-  await t.cleanup();
-  await proxy.stop();
-});
+afterEach(() => t.cleanup());
 
 const count = async (query: PromiseLike<ReadonlyArray<Record<string, unknown>>>) =>
   Number((await query)[0]?.n);
