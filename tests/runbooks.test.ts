@@ -10,6 +10,7 @@ import {
   createTestDatabase,
   getFreePort,
   PrivatePostgres,
+  PrivatePostgresPair,
   PrivateRedis,
   type TestDatabase,
   testRedisUrl,
@@ -188,6 +189,13 @@ const scenarios: Scenario[] = [
       return { url: server.url(), fixedUrl: server.url(), fix: release };
     });
   })(),
+  databasePage('database-failover.md', async () => {
+    // A primary and its synchronous standby; the primary killed, the standby not promoted yet.
+    const pair = await PrivatePostgresPair.start();
+    cleanups.push(() => pair.destroy());
+    await pair.primary.kill();
+    return { url: pair.url(), fixedUrl: pair.url(), fix: () => pair.promoteStandby() };
+  }),
   databasePage('database-ssl-connection-required.md', async () => {
     const server = await privatePostgres({ requireTls: true });
     return { url: `${server.url()}?sslmode=disable`, fixedUrl: `${server.url()}?sslmode=require` };

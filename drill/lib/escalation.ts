@@ -49,6 +49,7 @@ export interface StepRow {
   incident_id: string;
   round: number;
   tier: number;
+  due_at: Date;
   late_ms: number;
 }
 
@@ -57,7 +58,7 @@ export function firedSteps(databaseUrl: string, incidentIds: string[]): Promise<
   return withSql(
     databaseUrl,
     (sql) => sql<StepRow[]>`
-      select incident_id, round, tier, extract(epoch from (fired_at - due_at)) * 1000 as late_ms
+      select incident_id, round, tier, due_at, extract(epoch from (fired_at - due_at)) * 1000 as late_ms
       from escalation_steps where incident_id = any(${incidentIds})`,
   ).then((rows) => rows.map((row) => ({ ...row, late_ms: Number(row.late_ms) })));
 }

@@ -8,6 +8,8 @@ export interface SenderOptions {
   /** `critical` opens an incident per alert (default rule), so chat and escalation work follows. */
   severity?: 'critical' | 'warning' | 'info';
   prefix: string;
+  /** Told of every answer (0 = no connection), with when its request was sent and answered. */
+  onAnswer?: (status: number, sentAt: number, answeredAt: number) => void;
 }
 
 export interface SenderStats {
@@ -105,6 +107,13 @@ export class AlertSender {
   }
 
   private async post(body: string): Promise<number> {
+    const sentAt = Date.now();
+    const status = await this.send(body);
+    this.options.onAnswer?.(status, sentAt, Date.now());
+    return status;
+  }
+
+  private async send(body: string): Promise<number> {
     try {
       const res = await fetch(`${this.options.url}/api/v1/webhooks/generic`, {
         method: 'POST',

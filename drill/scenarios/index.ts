@@ -3,6 +3,7 @@ import { badInput } from './bad-input';
 import { fuzz } from './fuzz';
 import { heartbeats } from './heartbeats';
 import { pagingRedisEmpty } from './paging-redis-empty';
+import { postgresFailover } from './postgres-failover';
 import { postgresOutage } from './postgres-outage';
 import { redisEmpty } from './redis-empty';
 import { redisOutage } from './redis-outage';
@@ -18,6 +19,7 @@ export const drills: Drill<any>[] = [
   pagingRedisEmpty,
   heartbeats,
   postgresOutage,
+  postgresFailover,
   sentinelFailover,
   workerKilled,
   twoReplicas,

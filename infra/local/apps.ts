@@ -21,10 +21,13 @@ export const appWorkingDir = (app: AppName) => `apps/${app}`;
 export const MIGRATE_COMMAND = ['node', '--import', 'tsx', 'src/migrate-cli.ts'] as const;
 export const MIGRATE_WORKING_DIR = 'packages/db';
 
-/** The same command line as the container image: `node --import tsx src/main.ts` in the app's folder. */
-export function startApp(app: AppName, env: NodeJS.ProcessEnv, log: LogSink): ManagedProcess {
+/**
+ * The same command line as the container image: `node --import tsx src/main.ts` in the app's folder.
+ * `replica` (from 1) names one of several (`ingest-2`); 0 for an app that runs alone.
+ */
+export function startApp(app: AppName, env: NodeJS.ProcessEnv, log: LogSink, replica = 0): ManagedProcess {
   const [, ...args] = APP_COMMAND;
-  return new ManagedProcess(app, process.execPath, args, {
+  return new ManagedProcess(replica ? `${app}-${replica}` : app, process.execPath, args, {
     cwd: join(repoRoot, appWorkingDir(app)),
     env,
     log,

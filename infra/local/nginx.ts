@@ -1,5 +1,6 @@
 // The reverse proxy of the split deployment: infra/nginx/firebreak.conf, the shipped file, with only
-// its listen port and its three upstream addresses changed to the ports chosen at start.
+// its listen port and its three upstream addresses changed to the ports chosen at start (one address
+// per replica when an app runs several).
 import { execFileSync } from 'node:child_process';
 import { constants, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Socket } from 'node:net';
@@ -11,10 +12,17 @@ export const SHIPPED_NGINX_CONF = resolve(import.meta.dirname, '../nginx/firebre
 
 export interface ProxyPorts {
   listen: number;
-  ingest: number;
-  api: number;
-  chat: number;
+  /** Each routed app's port, or its replicas' ports (nginx balances over them, round robin). */
+  ingest: number | number[];
+  api: number | number[];
+  chat: number | number[];
 }
+
+const servers = (ports: number | number[]) =>
+  [ports]
+    .flat()
+    .map((port) => `server 127.0.0.1:${port};`)
+    .join('\n        ');
 
 /**
  * Every replaced string must occur exactly once in the shipped file: if the file changes shape, the
@@ -24,9 +32,9 @@ export function renderNginxConf(shipped: string, ports: ProxyPorts): string {
   const replacements: Array<[string, string]> = [
     // nginx on loopback only: the deployment is private to this machine.
     ['listen 8080 default_server;', `listen 127.0.0.1:${ports.listen} default_server;`],
-    ['server 127.0.0.1:8081;', `server 127.0.0.1:${ports.ingest};`],
-    ['server 127.0.0.1:8082;', `server 127.0.0.1:${ports.api};`],
-    ['server 127.0.0.1:8083;', `server 127.0.0.1:${ports.chat};`],
+    ['server 127.0.0.1:8081;', servers(ports.ingest)],
+    ['server 127.0.0.1:8082;', servers(ports.api)],
+    ['server 127.0.0.1:8083;', servers(ports.chat)],
   ];
   let conf = shipped;
   for (const [from, to] of replacements) {

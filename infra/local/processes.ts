@@ -16,6 +16,8 @@ export interface ChildOptions {
   stdoutFd?: number;
   /** A step that is meant to exit by itself (migrations): its exit is not reported as unexpected. */
   oneShot?: boolean;
+  /** Run as this user (PostgreSQL's tools refuse root). */
+  user?: { uid: number; gid: number };
 }
 
 export class ManagedProcess {
@@ -39,6 +41,7 @@ export class ManagedProcess {
       env: options.env,
       stdio: ['ignore', options.stdoutFd ?? 'pipe', 'pipe'],
       detached: true,
+      ...(options.user ? { uid: options.user.uid, gid: options.user.gid } : {}),
     });
     for (const stream of [this.child.stdout, this.child.stderr]) {
       if (stream) createInterface({ input: stream }).on('line', (line) => options.log(name, line));
@@ -93,6 +96,16 @@ export class ManagedProcess {
   async kill(): Promise<void> {
     this.stopping = true;
     if (this.running) this.child.kill('SIGKILL');
+    await this.exit;
+  }
+
+  /**
+   * Like the machine dying: SIGKILL to the process and everything it started (its process group: a
+   * pg_autoctl keeper with its PostgreSQL and their backends), all at once.
+   */
+  async killGroup(): Promise<void> {
+    this.stopping = true;
+    if (this.running && this.child.pid !== undefined) process.kill(-this.child.pid, 'SIGKILL');
     await this.exit;
   }
 }

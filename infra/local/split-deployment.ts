@@ -1,13 +1,15 @@
-// The split deployment on one machine (docs/api.md#processes): a private PostgreSQL, Redis primary +
-// replica (append-only) watched by Sentinel, migrations as their own step, then ingest, api, chat and
-// worker as four processes, and nginx in front with the shipped routing. Loopback and private ports
-// only: the machine's shared PostgreSQL (5432) and Redis (6379) are never used.
+// The split deployment on one machine (docs/api.md#processes): a private PostgreSQL (or, with
+// `postgresFailover`, a pg_auto_failover formation of a monitor, a primary and a standby), Redis
+// primary + replica (append-only) watched by Sentinel, migrations as their own step, then ingest, api,
+// chat and worker as four processes (or several replicas of each), and nginx in front with the shipped
+// routing. Loopback and private ports only: the machine's shared PostgreSQL (5432) and Redis (6379) are
+// never used.
 //
 // `pnpm start:split` runs it (infra/local/start.ts); tests/split-deployment.test.ts drives an alert
 // through it.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import getPort from 'get-port';
 import {
@@ -22,6 +24,7 @@ import {
   withoutOwnSettings,
 } from './apps';
 import { startProxy } from './nginx';
+import { type FailoverDatabase, startFailoverDatabase } from './pg-auto-failover';
 import { type PrivateDatabase, startDatabase } from './postgres';
 import { type LogSink, type ManagedProcess, waitUntil } from './processes';
 import { SENTINEL_MASTER, type StoreNodes, startStore } from './redis';
@@ -33,6 +36,13 @@ export interface SplitDeploymentOptions {
   port?: number;
   /** How many Sentinels watch the primary (default 1; see infra/README.md for why). */
   sentinels?: number;
+  /**
+   * PostgreSQL as a pg_auto_failover formation (monitor, primary, synchronous standby) instead of one
+   * server; DATABASE_URL then lists both nodes. `fast`: timings shortened for one machine.
+   */
+  postgresFailover?: boolean | 'fast';
+  /** Processes per app (default 1 each); nginx balances over an app's replicas. */
+  replicas?: Partial<Record<AppName, number>>;
   /** More environment for the apps (CHAT_BOT_TOKEN, CHAT_API_URL, AI_*, LOG_LEVEL…). */
   appEnv?: Record<string, string>;
   /** Build apps/web/dist when it is missing, so the API serves the UI (default true). */
@@ -56,9 +66,17 @@ export interface SplitDeployment {
    * the generated login once (as `pnpm start` does); this is that login. Later starts: undefined.
    */
   admin: { email: string; password: string | undefined } | undefined;
+  /** Each app's (first replica's) port; `database`: the single server's, or the formation's primary's at start. */
   ports: { proxy: number; database: number } & Record<AppName, number>;
   store: StoreNodes;
+  /** Each app's first replica. */
   apps: Record<AppName, ManagedProcess>;
+  /** Every replica of each app, with its port. */
+  replicas: Record<AppName, Array<{ process: ManagedProcess; port: number }>>;
+  /** The pg_auto_failover formation, with `postgresFailover`. */
+  failover: FailoverDatabase | undefined;
+  /** What the apps use as DATABASE_URL. */
+  databaseUrl: string;
   proxy: ManagedProcess;
   /** Stops everything in reverse order of start; says how each process ended. */
   stop(): Promise<StoppedProcess[]>;
@@ -77,13 +95,15 @@ export async function startSplitDeployment(options: SplitDeploymentOptions = {})
     redis: secretFile(dataDir, 'redis.password'),
   };
   const free = () => getPort({ host: '127.0.0.1' });
+  const counts = Object.fromEntries(APPS.map((app) => [app, options.replicas?.[app] ?? 1])) as Record<
+    AppName,
+    number
+  >;
+  const appPorts = {} as Record<AppName, number[]>;
+  for (const app of APPS) appPorts[app] = await Promise.all(Array.from({ length: counts[app] }, free));
   const ports = {
     proxy: options.port ?? (await free()),
     database: await free(),
-    ingest: await free(),
-    api: await free(),
-    chat: await free(),
-    worker: await free(),
     store: {
       primary: await free(),
       replica: await free(),
@@ -100,13 +120,33 @@ export async function startSplitDeployment(options: SplitDeploymentOptions = {})
   };
   try {
     log('split', `data directory ${dataDir}`);
-    const database = await startDatabase({
-      dataDir,
-      port: ports.database,
-      password: secrets.postgres.value,
-      log,
-    });
-    stops.push(async () => [await stopDatabase(database, dataDir)]);
+    let database: { url: string; port: number };
+    let failover: FailoverDatabase | undefined;
+    if (options.postgresFailover) {
+      // The server's user (postgres, when we are root) must be able to enter the data directory.
+      chmodSync(dataDir, 0o755);
+      failover = await startFailoverDatabase({
+        dataDir,
+        log,
+        fastFailover: options.postgresFailover === 'fast',
+      });
+      const formation = failover;
+      stops.push(async () => {
+        const report: StoppedProcess[] = [];
+        for (const child of await formation.stopOrder()) report.push(await stopped(child));
+        return report;
+      });
+      database = { url: formation.url, port: formation.ports[(await formation.primary()) ?? 'pg-a'] };
+    } else {
+      const single = await startDatabase({
+        dataDir,
+        port: ports.database,
+        password: secrets.postgres.value,
+        log,
+      });
+      stops.push(async () => [await stopDatabase(single, dataDir)]);
+      database = single;
+    }
 
     const store = await startStore({
       dataDir,
@@ -143,15 +183,31 @@ export async function startSplitDeployment(options: SplitDeploymentOptions = {})
       DB_MAX_OPEN_CONNS: '10',
       ...options.appEnv,
     };
-    const apps = Object.fromEntries(
-      APPS.map((app) => [app, startApp(app, { ...appEnv, PORT: String(ports[app]) }, printedAdmin.log)]),
-    ) as Record<AppName, ManagedProcess>;
+    const replicas = Object.fromEntries(
+      APPS.map((app) => [
+        app,
+        appPorts[app].map((port, i) => ({
+          port,
+          process: startApp(
+            app,
+            { ...appEnv, PORT: String(port) },
+            printedAdmin.log,
+            counts[app] > 1 ? i + 1 : 0,
+          ),
+        })),
+      ]),
+    ) as SplitDeployment['replicas'];
+    const every = (names: readonly AppName[]) => names.flatMap((app) => replicas[app]);
     stops.push(async () => {
-      // The routed apps first (nothing new comes in), then the worker that runs what they queued.
-      const routed = await Promise.all([apps.ingest, apps.api, apps.chat].map(stopped));
-      return [...routed, await stopped(apps.worker)];
+      // The routed apps first (nothing new comes in), then the workers that run what they queued.
+      const routed = await Promise.all(every(['ingest', 'api', 'chat']).map((r) => stopped(r.process)));
+      return [...routed, ...(await Promise.all(every(['worker']).map((r) => stopped(r.process))))];
     });
-    await Promise.all(APPS.map((app) => waitForReady(apps[app], ports[app])));
+    await Promise.all(every(APPS).map((r) => waitForReady(r.process, r.port)));
+    const apps = Object.fromEntries(APPS.map((app) => [app, replicas[app][0]!.process])) as Record<
+      AppName,
+      ManagedProcess
+    >;
     const configuredAdmin = options.appEnv?.BOOTSTRAP_ADMIN_EMAIL;
     const admin = !firstStart
       ? undefined
@@ -163,7 +219,7 @@ export async function startSplitDeployment(options: SplitDeploymentOptions = {})
 
     const proxy = startProxy({
       prefix: join(dataDir, 'nginx'),
-      ports: { listen: ports.proxy, ingest: ports.ingest, api: ports.api, chat: ports.chat },
+      ports: { listen: ports.proxy, ingest: appPorts.ingest, api: appPorts.api, chat: appPorts.chat },
       log,
     });
     stops.push(async () => [await stopped(proxy)]);
@@ -172,12 +228,19 @@ export async function startSplitDeployment(options: SplitDeploymentOptions = {})
       abortIf: () => (proxy.running ? undefined : 'nginx exited'),
     });
 
+    const firstPorts = Object.fromEntries(APPS.map((app) => [app, appPorts[app][0]!])) as Record<
+      AppName,
+      number
+    >;
     return {
       url,
       admin,
-      ports: { proxy: ports.proxy, database: ports.database, ...pick(ports, APPS) },
+      ports: { proxy: ports.proxy, database: database.port, ...firstPorts },
       store,
       apps,
+      replicas,
+      failover,
+      databaseUrl: database.url,
       proxy,
       stop: stopAll,
     };
@@ -217,11 +280,4 @@ function secretFile(dataDir: string, name: string): { value: string; createdNow:
   const value = randomBytes(24).toString('base64url');
   writeFileSync(file, `${value}\n`, { mode: 0o600 });
   return { value, createdNow: true };
-}
-
-function pick<T extends Record<string, unknown>, K extends keyof T>(
-  value: T,
-  keys: readonly K[],
-): Pick<T, K> {
-  return Object.fromEntries(keys.map((key) => [key, value[key]])) as Pick<T, K>;
 }

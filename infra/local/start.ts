@@ -4,11 +4,17 @@
 //   PORT        nginx's port on 127.0.0.1 (default 8080 when free, else any free port)
 //   DATA_DIR    the data lives in $DATA_DIR/split (default ./.data/split), kept between starts
 //   SENTINELS   how many Redis Sentinels (default 1)
+//   REPLICAS    processes per app (default 1), nginx balancing over them
 //   CHAT_*, AI_*, LOG_LEVEL, BOOTSTRAP_ADMIN_*… are passed to the apps (README.md#configuration).
+//
+//   --pg-failover       PostgreSQL as a pg_auto_failover formation (monitor, primary, synchronous
+//                       standby) with its default timings; --pg-failover=fast shortens them for one
+//                       machine (infra/README.md).
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import getPort from 'get-port';
+import { APPS } from './apps';
 import { defaultLog, type SplitDeployment, startSplitDeployment } from './split-deployment';
 
 const SUPERVISED = 'FIREBREAK_SPLIT_SUPERVISED';
@@ -26,11 +32,15 @@ if (process.env[SUPERVISED] !== '1') {
  * this process only turns the signal into one SIGTERM for it.
  */
 function superviseInOwnProcessGroup(): void {
-  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], {
-    stdio: 'inherit',
-    detached: true,
-    env: { ...process.env, [SUPERVISED]: '1' },
-  });
+  const child = spawn(
+    process.execPath,
+    [...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+    {
+      stdio: 'inherit',
+      detached: true,
+      env: { ...process.env, [SUPERVISED]: '1' },
+    },
+  );
   let signalled = false;
   const forward = () => {
     if (!signalled) child.kill('SIGTERM');
@@ -63,18 +73,28 @@ async function run(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGHUP', () => stop('SIGHUP'));
 
+  const failoverFlag = process.argv.slice(2).find((arg) => arg.startsWith('--pg-failover'));
+  const replicas = env.REPLICAS ? Number(env.REPLICAS) : 1;
   try {
     deployment = await startSplitDeployment({
       dataDir,
       port,
       sentinels: env.SENTINELS ? Number(env.SENTINELS) : 1,
+      postgresFailover: failoverFlag === '--pg-failover=fast' ? 'fast' : failoverFlag !== undefined,
+      replicas: Object.fromEntries(APPS.map((app) => [app, replicas])),
       appEnv,
     });
   } catch (error) {
     process.stderr.write(`\nstart:split failed: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   }
-  const { admin, url } = deployment;
+  const { admin, url, failover } = deployment;
+  const database = failover
+    ? `PostgreSQL pg-a :${failover.ports['pg-a']}, pg-b :${failover.ports['pg-b']} (pg_auto_failover monitor :${failover.ports.monitor})`
+    : `PostgreSQL :${deployment.ports.database}`;
+  const behind = APPS.filter((app) => app !== 'worker')
+    .map((app) => `${app} :${deployment!.replicas[app].map((r) => r.port).join(', :')}`)
+    .join(', ');
   const login = !admin
     ? 'created on the first start (its login was printed then)'
     : admin.password
@@ -85,8 +105,7 @@ async function run(): Promise<void> {
       '',
       `Firebreak (split deployment) is running at ${url}`,
       `First admin: ${login}`,
-      `Behind nginx: ingest :${deployment.ports.ingest}, api :${deployment.ports.api}, chat :${deployment.ports.chat}; ` +
-        `worker :${deployment.ports.worker}; PostgreSQL :${deployment.ports.database}; ` +
+      `Behind nginx: ${behind}; worker :${deployment.replicas.worker.map((r) => r.port).join(', :')}; ${database}; ` +
         `Redis :${deployment.store.ports.primary} (replica :${deployment.store.ports.replica}), ` +
         `Sentinel :${deployment.store.ports.sentinels.join(', :')}`,
       'Ctrl-C stops everything.',

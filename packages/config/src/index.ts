@@ -1,2 +1,3 @@
 export * from './config';
+export * from './database-url';
 export { type Env, secretNames } from './secrets';

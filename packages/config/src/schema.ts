@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseDatabaseUrl } from './database-url';
 
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
@@ -90,11 +91,15 @@ export const EnvSchema = z.object({
   // the apps cannot be reached around it.
   HOST: z.preprocess(emptyAsUndefined, z.string().min(1).default('0.0.0.0')),
   PUBLIC_URL: optionalUrl,
+  // One host, or a failover pair's nodes in order (`pg-a:5432,pg-b:5432`), as libpq reads it.
   DATABASE_URL: z.preprocess(
     emptyAsUndefined,
     z
       .string()
-      .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+      .superRefine((url, ctx) => {
+        const parsed = parseDatabaseUrl(url);
+        if (!parsed.ok) for (const message of parsed.problems) ctx.addIssue({ code: 'custom', message });
+      })
       .optional(),
   ),
   DB_MAX_OPEN_CONNS: positiveInt(25),

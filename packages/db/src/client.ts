@@ -1,3 +1,4 @@
+import { parseDatabaseUrl } from '@firebreak/config';
 import postgres from 'postgres';
 
 // biome-ignore lint/complexity/noBannedTypes: postgres.js's own default for "no custom types".
@@ -34,13 +35,23 @@ export function reconnectDelaySeconds(failures: number): number {
   return Math.min(grown, MAX_RECONNECT_DELAY_SECONDS) * (0.5 + Math.random() / 2);
 }
 
+/**
+ * A pool on `url`, which may list a failover pair's nodes (`pg-a:5432,pg-b:5432`). Every connection asks
+ * for a read-write session (or `primary` when the URL says so): the hosts are tried in order and a
+ * standby, or a promoted server its failover manager still holds read-only, is passed over. A
+ * connection whose write is refused as read-only is closed once idle, so the next one looks again
+ * (docs/decisions.md#postgresql-failover; both rest on patches/postgres@3.4.9.patch).
+ */
 export function createSql(url: string, options: CreateSqlOptions = {}): Sql {
+  const parsed = parseDatabaseUrl(url);
   return postgres(url, {
+    target_session_attrs: parsed.ok ? parsed.value.targetSessionAttrs : 'read-write',
     max: options.max ?? 25,
     connect_timeout: options.connectTimeoutSeconds ?? 5,
     backoff: reconnectDelaySeconds,
     idle_timeout: 60,
-    // Connections are recycled now and then so that a failover or a restarted server is picked up.
+    // Connections are recycled now and then (a server that came back as a standby is noticed anyway:
+    // its connections drop, and a refused write closes the one it was on).
     max_lifetime: 30 * 60,
     onnotice: () => {},
     connection: { application_name: options.applicationName ?? 'firebreak' },

@@ -58,6 +58,16 @@ describe('describeDatabaseFailure', () => {
       'restarted',
     ],
     [failure('CONNECTION_CLOSED', 'write CONNECTION_CLOSED 127.0.0.1:5432'), 'connection lost', 'restarted'],
+    [
+      failure('TARGET_SESSION_ATTRS', 'write TARGET_SESSION_ATTRS 127.0.0.1:5433'),
+      'no read-write server',
+      'failover under way',
+    ],
+    [
+      failure('25006', 'cannot execute INSERT in a read-only transaction'),
+      'server is read-only',
+      'demoted to a standby',
+    ],
   ])('%s → %s', (error, reason, cause) => {
     const described = describeDatabaseFailure(error);
     expect(described.reason).toBe(reason);

@@ -67,6 +67,17 @@ const patterns: Pattern[] = [
       /timed out/i.test(message),
   },
   {
+    reason: 'no read-write server',
+    cause:
+      'every host of DATABASE_URL is down, a standby or held read-only: a failover under way, or no primary listed',
+    matches: codeIs('TARGET_SESSION_ATTRS'),
+  },
+  {
+    reason: 'server is read-only',
+    cause: 'the server was demoted to a standby or made read-only; the connection is being replaced',
+    matches: codeIs('25006'),
+  },
+  {
     reason: 'server shutting down',
     cause: 'the database is being stopped, restarted or is still starting',
     matches: codeIs('57P01', '57P02', '57P03'),

@@ -15,7 +15,7 @@ export * as chatQuestions from './chat-questions';
 export * from './client';
 export * as contactMethods from './contact-methods';
 export { type DatabaseFailure, describeDatabaseFailure } from './database-failure';
-export { isDatabaseUnavailable } from './errors';
+export { isCutOff, isDatabaseUnavailable } from './errors';
 export * as escalationNextTier from './escalation-next-tier';
 export * as escalationPolicies from './escalation-policies';
 export * as escalations from './escalations';

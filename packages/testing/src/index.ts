@@ -1,4 +1,5 @@
 export * from './certificate';
+export * from './cutting-proxy';
 export * from './database';
 export * from './env';
 export * from './fakes';
@@ -7,6 +8,7 @@ export * from './http';
 export * from './logs';
 export * from './ports';
 export * from './private-postgres';
+export * from './private-postgres-pair';
 export * from './private-redis';
 export * from './process';
 export * from './redis';

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,12 @@ export interface PrivatePostgresOptions {
   password?: string;
   /** TLS on (a self-signed certificate) and every connection without it refused, like managed databases. */
   requireTls?: boolean;
+  /**
+   * Start as a hot standby streaming from this server instead of a database of its own. The primary is
+   * stopped for a moment while its data directory is copied (the embedded binaries have no
+   * pg_basebackup), then started again.
+   */
+  standbyOf?: PrivatePostgres;
 }
 
 /**
@@ -33,12 +40,22 @@ export class PrivatePostgres {
     const dir = mkdtempSync(join(tmpdir(), 'firebreak-pg-'));
     // Created by root when tests run as root; the server's own user must be able to enter it.
     chmodSync(dir, 0o755);
-    const pg = new PrivatePostgres(await getFreePort(), options.password ?? 'private-test-password', dir);
+    const primary = options.standbyOf;
+    const password = primary?.password ?? options.password ?? 'private-test-password';
+    const pg = new PrivatePostgres(await getFreePort(), password, dir);
+    if (primary) await primary.copyDataTo(join(dir, 'data'));
+    const standbyFlags = primary
+      ? ['-c', `primary_conninfo=host=127.0.0.1 port=${primary.port} user=postgres password=${password}`]
+      : [];
     pg.server = await createEmbeddedPostgres({
       dataDir: join(dir, 'data'),
       port: pg.port,
       password: pg.password,
-      flags: [...(options.requireTls ? ['-c', 'ssl=on'] : []), ...(options.postgresFlags ?? [])],
+      flags: [
+        ...(options.requireTls ? ['-c', 'ssl=on'] : []),
+        ...standbyFlags,
+        ...(options.postgresFlags ?? []),
+      ],
       ...(options.requireTls ? { afterInitialise: requireTls } : {}),
       onLog: (message) => {
         pg.output.push(message);
@@ -67,6 +84,30 @@ export class PrivatePostgres {
     if (!this.running) return;
     await this.server!.stop();
     this.running = false;
+  }
+
+  /** A crash: SIGKILL to the server and its backends; every connection drops at once. */
+  async kill(): Promise<void> {
+    if (!this.running) return;
+    await this.server!.kill();
+    this.running = false;
+  }
+
+  /**
+   * A stopped copy of this server's data, owner and modes kept, marked to start as its standby
+   * (`standby.signal`). The server is stopped for the copy and started again.
+   */
+  private async copyDataTo(target: string): Promise<void> {
+    await this.stop();
+    try {
+      execFileSync('cp', ['-a', this.server!.dataDir, target]);
+      const signal = join(target, 'standby.signal');
+      writeFileSync(signal, '');
+      const { uid, gid } = statSync(target);
+      if (process.getuid?.() === 0) chownSync(signal, uid, gid);
+    } finally {
+      await this.start();
+    }
   }
 
   async destroy(): Promise<void> {

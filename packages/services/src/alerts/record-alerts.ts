@@ -19,6 +19,7 @@ import type { ServiceContext } from '../context';
 import { announceIncident } from '../incidents/create';
 import { unknownIntakeKey } from '../integrations/intake';
 import { retryOnConflict } from '../retry-conflicts';
+import { retryCutOff } from '../retry-cut-off';
 import { emptyResult, type IntakeResult } from './intake-result';
 import { fixedWebhookSource, type IntakeSource } from './intake-source';
 import { flagIfAllAlertsResolved, linkAlert } from './link';
@@ -38,14 +39,21 @@ export async function recordAlerts(
   const source = typeof from === 'string' ? fixedWebhookSource(from) : from;
   const inputs = withIntegrationLabels(sent, source.labels);
   // Two batches touching the same alerts in different orders can deadlock; PostgreSQL then aborts one.
-  const { result, opened } = await retryOnConflict(
-    () =>
-      ctx.sql.begin(async (tx) => {
-        if (source.integrationId !== null) await requireIntakeIntegration(tx, source.integrationId);
-        return recordInTransaction(tx, ctx, source, inputs, receivedAt);
-      }),
-    (attempt, code) => ctx.logger.warn({ attempt, code }, 'alert batch conflicted with another; retrying'),
-  );
+  const record = () =>
+    retryOnConflict(
+      () =>
+        ctx.sql.begin(async (tx) => {
+          if (source.integrationId !== null) await requireIntakeIntegration(tx, source.integrationId);
+          return recordInTransaction(tx, ctx, source, inputs, receivedAt);
+        }),
+      (attempt, code) => ctx.logger.warn({ attempt, code }, 'alert batch conflicted with another; retrying'),
+    );
+  // A batch cut off by a failover may have committed: run again, it finds its alerts by their keys
+  // and stores nothing twice. Alerts without a key (no external_id, no fingerprint) would be stored
+  // again, so such a batch is not retried here; its sender retries the 500 as it sees fit.
+  const { result, opened } = inputs.every((input) => alerts.dedupKeyOf(input) !== null)
+    ? await retryCutOff(ctx, 'alert batch', record)
+    : await record();
   for (const incident of opened) announceIncident(ctx, incident);
   ctx.metrics.alertsReceived.inc({ integration: source.type }, inputs.length);
   for (const alert of result.alerts) {

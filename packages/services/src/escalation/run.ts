@@ -1,6 +1,7 @@
 import { escalations, isDatabaseUnavailable, outbox } from '@firebreak/db';
 import type { ServiceContext } from '../context';
 import { wakeOutboxRelay } from '../outbox/wake-relay';
+import { retryCutOff } from '../retry-cut-off';
 import { fireSeparately } from './fire-separately';
 import { fireHeldSteps } from './fire-steps';
 import { reportFired } from './report-fired';
@@ -25,17 +26,21 @@ export async function runDueEscalations(ctx: ServiceContext, batchSize = ESCALAT
     let heldIds: string[] = [];
     let batch: Awaited<ReturnType<typeof fireHeldSteps>> & { held: number };
     try {
-      batch = await ctx.sql.begin(async (tx) => {
-        const now = ctx.now();
-        const [held] = await Promise.all([
-          escalations.lockDueEscalations(tx, now, batchSize, failingEscalations(ctx)),
-          // A NOTIFY from inside would make this commit wait for PostgreSQL's one notification lock
-          // (migration 0021): the relay is woken after the commit instead.
-          outbox.deferRelayWake(tx),
-        ]);
-        heldIds = held.map((row) => row.incident_id);
-        return { held: held.length, ...(await fireHeldSteps(ctx, tx, held, now)) };
-      });
+      // Cut off by a failover, the batch runs again: steps it did commit are no longer due (their
+      // claims and next deadlines committed with them), the others fire now, each once.
+      batch = await retryCutOff(ctx, 'escalation pass', () =>
+        ctx.sql.begin(async (tx) => {
+          const now = ctx.now();
+          const [held] = await Promise.all([
+            escalations.lockDueEscalations(tx, now, batchSize, failingEscalations(ctx)),
+            // A NOTIFY from inside would make this commit wait for PostgreSQL's one notification lock
+            // (migration 0021): the relay is woken after the commit instead.
+            outbox.deferRelayWake(tx),
+          ]);
+          heldIds = held.map((row) => row.incident_id);
+          return { held: held.length, ...(await fireHeldSteps(ctx, tx, held, now)) };
+        }),
+      );
     } catch (error) {
       if (heldIds.length === 0 || isDatabaseUnavailable(error)) throw error;
       // Rare once a step that failed alone is left out of batches: worth a line each time.

@@ -1,6 +1,7 @@
 import { outbox } from '@firebreak/db';
 import { isJobName, type JobQueues, jobCatalog, type PendingJob } from '@firebreak/queue';
 import type { ServiceContext } from '../context';
+import { retryCutOff } from '../retry-cut-off';
 
 export interface RelayOptions {
   /**
@@ -25,6 +26,12 @@ export async function relayOutboxOnce(
   queues: JobQueues,
   options: RelayOptions = {},
 ): Promise<number> {
+  // Cut off by a failover, the round runs again: rows it did mark sent are not read again, and rows it
+  // handed to Redis without marking them are enqueued under the same ids, which BullMQ refuses twice.
+  return retryCutOff(ctx, 'outbox relay', () => relayRound(ctx, queues, options));
+}
+
+async function relayRound(ctx: ServiceContext, queues: JobQueues, options: RelayOptions): Promise<number> {
   return ctx.sql.begin(async (tx) => {
     if (!(await outbox.tryLockRelay(tx))) return 0;
     const rows = await outbox.listRowsToRelay(tx, RELAY_BATCH);

@@ -18,9 +18,18 @@ export interface TestContext {
   cleanup(): Promise<void>;
 }
 
-export async function createTestContext(): Promise<TestContext> {
-  const db = await createTestDatabase();
-  const sql = createSql(db.url, { max: 5 });
+export interface TestContextOptions {
+  /** A database of the caller's own (a private server's), used as it is and not dropped. */
+  databaseUrl?: string;
+  /** How to reach the test's database (through a proxy that cuts connections, say). */
+  through?: (url: string) => string;
+}
+
+export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
+  const db = options.databaseUrl
+    ? { url: options.databaseUrl, drop: async () => {} }
+    : await createTestDatabase();
+  const sql = createSql(options.through ? options.through(db.url) : db.url, { max: 5 });
   const logs = captureLogs();
   const metrics = createMetrics({ defaultMetrics: false });
   const failures = new FailureLog({ logger: logs.logger, metrics });
@@ -41,7 +50,8 @@ export async function createTestContext(): Promise<TestContext> {
     logs,
     cleanup: async () => {
       redis.disconnect();
-      await sql.end();
+      // Bounded: postgres.js waits for ever on a connection that died mid-transaction (cut-off tests).
+      await sql.end({ timeout: 5 });
       await db.drop();
       await deleteRedisKeys(redisPrefix);
     },
