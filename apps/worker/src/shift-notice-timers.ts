@@ -23,7 +23,10 @@ const PLAN_EVERY_MS = 60_000;
 export function startShiftNoticeTimers(ctx: ServiceContext, intervalMs = 1000): RunningShiftNoticeTimers {
   let running: Promise<number> | undefined;
   let lastPlan = Number.NEGATIVE_INFINITY;
-  const runOnce = (options: { plan?: boolean } = {}) => {
+  const runOnce = async (options: { plan?: boolean } = {}): Promise<number> => {
+    // A pass asked to plan must not be answered by a timer's pass already under way, which may not
+    // plan (and read the clock before the caller moved it): it waits for that one, then runs its own.
+    if (options.plan && running) await running;
     running ??= (async () => {
       const now = ctx.now().getTime();
       if (options.plan || now - lastPlan >= PLAN_EVERY_MS) {
