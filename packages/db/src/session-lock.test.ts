@@ -64,7 +64,9 @@ describe('a session lock whose unlock fails', () => {
   it('a clean run gives the lock back and the connection to the pool; a held lock answers undefined', async () => {
     const inner = await withWebhookLineLock(sql, WEBHOOK, INCIDENT, async () => {
       const [row] = await other<{ pids: number }[]>`
-        select count(*)::int as pids from pg_locks where locktype = 'advisory' and granted`;
+        select count(*)::int as pids from pg_locks
+        where locktype = 'advisory' and granted
+          and database = (select oid from pg_database where datname = current_database())`;
       return row!.pids;
     });
     expect(inner).toEqual({ value: 1 });
