@@ -15,30 +15,39 @@ export async function linkAlert(
 ): Promise<void> {
   // The entry's id is chosen here so that the three writes need not wait for each other: they go to
   // PostgreSQL in one round trip (postgres.js pipelines a transaction's queries), in this order.
-  const entryId = randomUUID();
+  const entry = alertLinkedEntry(alert, incidentId, options);
   await Promise.all([
     alerts.setAlertRouting(tx, alert.id, {
       incidentId,
       routingRuleId: options.routingRuleId,
       suppressed: false,
     }),
-    timeline.insertTimelineEntry(tx, {
-      id: entryId,
-      incidentId,
-      type: 'alert_linked',
-      actor: intakeActor,
-      data: {
-        alert_id: alert.id,
-        title: alert.title,
-        severity: alert.severity,
-        source: alert.source,
-        external_id: alert.external_id,
-        ...(options.refired ? { refired: true } : {}),
-      },
-      at: options.at,
-    }),
-    outbox.insertOutboxRows(tx, [chatJobs.postEntry(incidentId, entryId)]),
+    timeline.insertTimelineEntry(tx, entry),
+    outbox.insertOutboxRows(tx, [chatJobs.postEntry(incidentId, entry.id)]),
   ]);
+}
+
+/** The `alert_linked` entry of a link (its id chosen here, for the channel's post that names it). */
+export function alertLinkedEntry(
+  alert: alerts.AlertRow,
+  incidentId: string,
+  options: { refired?: boolean; at: Date },
+): timeline.InsertTimelineEntry & { id: string } {
+  return {
+    id: randomUUID(),
+    incidentId,
+    type: 'alert_linked',
+    actor: intakeActor,
+    data: {
+      alert_id: alert.id,
+      title: alert.title,
+      severity: alert.severity,
+      source: alert.source,
+      external_id: alert.external_id,
+      ...(options.refired ? { refired: true } : {}),
+    },
+    at: options.at,
+  };
 }
 
 /**

@@ -110,13 +110,8 @@ export async function routeAlert(
       routingRuleId: rule.id,
       escalationPolicyId: would.escalationPolicyId,
       openedByAlertId: alert.id,
-      // Both at once, behind the opening's own writes in the same round trip.
-      completeOpening: async (opened) => {
-        await Promise.all([
-          group !== null ? incidents.setGroupKey(tx, opened.id, group) : undefined,
-          linkAlert(tx, alert, opened.id, { routingRuleId: rule.id, at }),
-        ]);
-      },
+      groupKey: group,
+      linkAlert: { alert, routingRuleId: rule.id },
     },
   );
   return { kind: 'opened', ruleId: rule.id, incident };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { incidents, outbox, outgoingWebhooks, type Queryable, timeline } from '@firebreak/db';
+import { type alerts, incidents, type Queryable, type timeline } from '@firebreak/db';
 import type { Actor, CreateIncidentInput, Incident, IncidentSource } from '@firebreak/schema';
+import { alertLinkedEntry } from '../alerts/link';
 import type { ServiceContext } from '../context';
 import { startEscalation } from '../escalation/start';
 import { wakeOutboxRelay } from '../outbox/wake-relay';
@@ -16,11 +17,18 @@ export interface OpenIncidentOptions {
   escalationPolicyId?: string | null;
   /** The alert whose routing opens it, recorded on the row for analytics (docs/analytics.md). */
   openedByAlertId?: string | null;
+  /** The group of its routing rule it opens, when the rule groups (docs/api.md#routing-rules). */
+  groupKey?: string | null;
   /**
-   * Work that belongs to the opening (linking the alert that opened it), done before the
-   * `incident.created` webhook event takes its picture of the incident, so the event shows it. It is
-   * started together with the opening's own writes (the incident row exists for its statements, which
-   * run after the opening's), so it should not wait between its own writes either.
+   * The alert it opens for, linked to it within the opening's own statement (the row, the
+   * `alert_linked` entry and its post to the channel), exactly as `linkAlert` links one.
+   */
+  linkAlert?: { alert: alerts.AlertRow; routingRuleId: string | null };
+  /**
+   * More work that belongs to the opening (a storm's start), done before the `incident.created`
+   * webhook event takes its picture of the incident, so the event shows it. It is started together
+   * with the opening's own writes (the incident row exists for its statements, which run after the
+   * opening's), so it should not wait between its own writes either.
    */
   completeOpening?: (incident: { id: string }) => Promise<void>;
 }
@@ -28,14 +36,17 @@ export interface OpenIncidentOptions {
 /**
  * Opens an incident inside the caller's transaction (alert intake opens incidents in the same
  * transaction as the alert): the row, its `incident_created` entry, the commander if one is named,
- * the outbox row that opens its chat channel and the start of its escalation.
+ * the outbox row that opens its chat channel, the link of the alert that opened it and the start of
+ * its escalation.
  *
  * Two round trips (three with subscribed outgoing webhooks, which need the finished incident's
- * picture): the number and policy are reserved first, then every write goes at once, the incident's id chosen here (postgres.js pipelines a transaction's queries,
- * and PostgreSQL runs them in the order sent). The transaction does not NOTIFY the outbox relay (that
- * would make concurrent openings commit one at a time): the caller MUST call `announceIncident` after
- * its commit, which wakes the relay. An incident opening is what an outage is made of, so its cost is
- * the cost of a storm (docs/decisions.md#incident-opening-in-two-round-trips).
+ * picture): the number, the policy and the subscribed webhooks are read first, then everything is
+ * written at once — the incident, its entries, its outbox rows and the alert's link in one statement,
+ * the escalation pipelined behind it (postgres.js pipelines a transaction's queries, and PostgreSQL
+ * runs them in the order sent). The ids are chosen here. The transaction does not NOTIFY the outbox
+ * relay (that would make concurrent openings commit one at a time): the caller MUST call
+ * `announceIncident` after its commit, which wakes the relay. An incident opening is what an outage is
+ * made of, so its cost is the cost of a storm (docs/decisions.md#incident-opening-in-two-round-trips).
  */
 export async function openIncident(
   tx: Queryable,
@@ -51,43 +62,57 @@ export async function openIncident(
   ]);
   const id = randomUUID();
   const policyId = reserved.escalationPolicyId;
-  const [, row, , , , , , webhookIds] = await Promise.all([
-    outbox.deferRelayWake(tx),
-    incidents.insertIncident(tx, {
-      id,
-      number: reserved.number,
-      title: input.title,
-      description: input.description ?? '',
-      severity: input.severity,
-      source: options.source,
-      commanderId: commander?.id ?? null,
-      escalationPolicyId: policyId,
-      routingRuleId: options.routingRuleId ?? null,
-      openedByAlertId: options.openedByAlertId ?? null,
-      createdAt: at,
-    }),
-    timeline.insertTimelineEntry(tx, {
+  const entries: Array<timeline.InsertTimelineEntry & { id: string }> = [
+    {
+      id: randomUUID(),
       incidentId: id,
       type: 'incident_created',
       actor,
       data: { title: input.title, severity: input.severity, source: options.source, number: reserved.number },
       at,
+    },
+  ];
+  if (commander) {
+    entries.push({
+      id: randomUUID(),
+      incidentId: id,
+      type: 'commander_assigned',
+      actor,
+      data: { commander: personOf(commander), previous: null },
+      at,
+    });
+  }
+  const jobs = [chatJobs.openChannel(id)];
+  const link = options.linkAlert;
+  if (link) {
+    const linked = alertLinkedEntry(link.alert, id, { at });
+    entries.push(linked);
+    jobs.push(chatJobs.postEntry(id, linked.id));
+  }
+  const [row] = await Promise.all([
+    incidents.insertOpening(tx, {
+      incident: {
+        id,
+        number: reserved.number,
+        title: input.title,
+        description: input.description ?? '',
+        severity: input.severity,
+        source: options.source,
+        commanderId: commander?.id ?? null,
+        escalationPolicyId: policyId,
+        routingRuleId: options.routingRuleId ?? null,
+        openedByAlertId: options.openedByAlertId ?? null,
+        groupKey: options.groupKey ?? null,
+        createdAt: at,
+      },
+      entries,
+      jobs,
+      ...(link ? { linkedAlert: { id: link.alert.id, routingRuleId: link.routingRuleId } } : {}),
     }),
-    commander
-      ? timeline.insertTimelineEntry(tx, {
-          incidentId: id,
-          type: 'commander_assigned',
-          actor,
-          data: { commander: personOf(commander), previous: null },
-          at,
-        })
-      : undefined,
-    outbox.insertOutboxRows(tx, [chatJobs.openChannel(id)]),
     policyId ? startEscalation(tx, id, policyId, at) : undefined,
     options.completeOpening?.({ id }),
-    outgoingWebhooks.lockSubscribedWebhooks(tx, 'incident.created'),
   ]);
-  await queueWebhookEventFor(tx, webhookIds, 'incident.created', id, at);
+  await queueWebhookEventFor(tx, reserved.webhookIds, 'incident.created', id, at);
   return row;
 }
 
