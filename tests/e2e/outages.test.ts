@@ -66,9 +66,18 @@ describe('the console during outages', () => {
     await screenshot(page, 'error-database-down');
     await expectNoAxeViolations(page, 'the alerts page with the database down');
 
+    // A console opened now cannot even learn who is logged in: it says why, and comes up by itself.
+    const opened = await page.context().newPage();
+    await opened.goto(`${server.url}/incidents`);
+    await opened
+      .getByText('The service cannot reach its database right now. Try again shortly.')
+      .waitFor({ timeout: 60_000 });
+
     await postgres.start();
     await databaseBanner().waitFor({ state: 'detached', timeout: 30_000 });
     await page.getByRole('table', { name: 'Alerts' }).waitFor();
     await expect.poll(() => error.count(), { timeout: 30_000 }).toBe(0);
+    await opened.getByRole('heading', { name: 'Incidents', exact: true }).waitFor({ timeout: 30_000 });
+    await opened.close();
   }, 180_000);
 });

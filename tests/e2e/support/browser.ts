@@ -41,7 +41,20 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 /** Logs in through the form, as a person would. */
 export async function logIn(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
   await page.goto(`${baseUrl}/`);
-  await page.getByLabel('E-mail').fill(email);
+  await page
+    .getByLabel('E-mail')
+    .fill(email)
+    .catch(async (error: Error) => {
+      // Say what the page showed instead of the form (an error page, "Loading…"), not only that it timed out.
+      const shown = await page
+        .locator('body')
+        .textContent({ timeout: 1000 })
+        .catch(() => '(unreadable)');
+      await screenshot(page, 'login-form-missing').catch(() => undefined);
+      throw new Error(
+        `${error.message}\nThe page at ${page.url()} showed instead: ${(shown ?? '').slice(0, 500)}`,
+      );
+    });
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Log in' }).click();
   await page.getByRole('heading', { name: 'Incidents', exact: true }).waitFor();
