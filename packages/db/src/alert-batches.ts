@@ -44,15 +44,27 @@ function dedupKeyIn(sql: Queryable, keys: readonly string[]) {
 }
 
 /**
+ * An alert inserted already linked to the incident it is about to open (`incidentId`, chosen by the
+ * caller; the row is written later in the same transaction, and the reference is checked at commit).
+ */
+export interface AlertPreLink {
+  incidentId: string;
+  routingRuleId: string;
+}
+
+/**
  * Inserts new alerts. A keyed alert that a concurrent batch inserted first is skipped (`on conflict do
  * nothing`) and missing from the answer; the caller handles it as a known alert. Ids are made here so
- * the answer can be matched to the inputs whatever order the database returns rows in.
+ * the answer can be matched to the inputs whatever order the database returns rows in. `preLinks`,
+ * aligned with `inputs`, links each alert that will open an incident to it from the start, so that the
+ * opening need not update a row it has just written (docs/decisions.md#incident-opening-in-two-round-trips).
  */
 export async function insertAlerts(
   sql: Queryable,
   scope: AlertScope,
   inputs: readonly AlertInput[],
   at: Date,
+  preLinks: ReadonlyArray<AlertPreLink | null> = [],
 ): Promise<Array<AlertRow | undefined>> {
   if (inputs.length === 0) return [];
   const ids = inputs.map(() => randomUUID());
@@ -60,10 +72,10 @@ export async function insertAlerts(
   const rows = await sql<AlertRow[]>`
     insert into alerts (id, integration, integration_id, source, dedup_key, external_id, fingerprint, title,
                         description, severity, status, labels, annotations, started_at, ended_at, received_at,
-                        updated_at)
+                        updated_at, incident_id, routing_rule_id)
     select v.id::uuid, ${scope.integration}, ${scope.integrationId}::uuid, v.source, v.dedup_key, v.external_id, v.fingerprint, v.title, v.description,
            v.severity, v.status, v.labels::jsonb, v.annotations::jsonb, v.started_at::timestamptz,
-           v.ended_at::timestamptz, ${at}, ${at}
+           v.ended_at::timestamptz, ${at}, ${at}, v.incident_id::uuid, v.routing_rule_id::uuid
     from unnest(${ids}::text[], ${column((i) => i.source)}::text[], ${column(dedupKeyOf)}::text[],
                 ${column((i) => i.externalId)}::text[], ${column((i) => i.fingerprint)}::text[],
                 ${column((i) => i.title)}::text[], ${column((i) => i.description)}::text[],
@@ -71,9 +83,11 @@ export async function insertAlerts(
                 ${column((i) => JSON.stringify(i.labels))}::text[],
                 ${column((i) => JSON.stringify(i.annotations))}::text[],
                 ${column((i) => i.startedAt.toISOString())}::text[],
-                ${column((i) => i.endedAt?.toISOString() ?? null)}::text[])
+                ${column((i) => i.endedAt?.toISOString() ?? null)}::text[],
+                ${inputs.map((_, i) => preLinks[i]?.incidentId ?? null)}::text[],
+                ${inputs.map((_, i) => preLinks[i]?.routingRuleId ?? null)}::text[])
       as v(id, source, dedup_key, external_id, fingerprint, title, description, severity, status, labels,
-           annotations, started_at, ended_at)
+           annotations, started_at, ended_at, incident_id, routing_rule_id)
     on conflict (integration, dedup_key) where dedup_key is not null do nothing
     returning *`;
   const byId = new Map(rows.map((row) => [row.id, row]));

@@ -127,8 +127,12 @@ export interface OpeningWrites {
   entries: ReadonlyArray<InsertTimelineEntry & { id: string }>;
   /** Its first outbox rows, in relay order (none delayed). */
   jobs: readonly OutboxJob[];
-  /** The alert that opened it, now linked to it (the routing decision also ends a maintenance hold). */
-  linkedAlert?: { id: string; routingRuleId: string | null };
+  /**
+   * The alert that opened it, now linked to it (the routing decision also ends a maintenance hold).
+   * `preLinked`: the alert was inserted in this transaction already linked to this incident
+   * (`alertBatches.insertAlerts`), so there is nothing to update.
+   */
+  linkedAlert?: { id: string; routingRuleId: string | null; preLinked?: boolean };
 }
 
 /**
@@ -162,7 +166,7 @@ export async function insertOpening(sql: Queryable, writes: OpeningWrites): Prom
     ${entries.length > 0 ? sql`, entries as (insert into timeline_entries ${sql(entries as never)})` : sql``}
     ${jobs.length > 0 ? sql`, jobs as (insert into outbox ${sql(jobs as never)})` : sql``}
     ${
-      link
+      link && !link.preLinked
         ? sql`, linked as (
             update alerts set incident_id = ${id}, routing_rule_id = ${link.routingRuleId},
                               suppressed = false, maintenance_window_id = null

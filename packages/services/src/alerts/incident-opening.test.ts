@@ -96,6 +96,44 @@ describe('an alert that opens an incident', () => {
     expect(escalation!.policy_id).toBe(policy!.id);
   });
 
+  it('inserts its alert already linked: the alert row is written once, never updated', async () => {
+    const counts = await t.ctx.sql.begin(async (tx) => {
+      const { result } = await recordAlertsInTransaction(
+        tx,
+        t.ctx,
+        fixedWebhookSource('generic'),
+        [critical('f-1')],
+        new Date(),
+      );
+      // This transaction's own writes so far (pg_stat_xact_*: counted before the commit).
+      const [alertWrites] = await tx<{ n_tup_ins: number; n_tup_upd: number }[]>`
+        select n_tup_ins::int, n_tup_upd::int from pg_stat_xact_user_tables where relname = 'alerts'`;
+      return { result, alertWrites: alertWrites! };
+    });
+    expect(counts.alertWrites).toEqual({ n_tup_ins: 1, n_tup_upd: 0 });
+    const incidentId = counts.result.alerts[0]!.incident_id!;
+    const [alert] = await t.ctx.sql<{ incident_id: string; routing_rule_id: string | null }[]>`
+      select incident_id, routing_rule_id from alerts where external_id = 'f-1'`;
+    const [incident] = await t.ctx.sql<{ opened_by_alert_id: string; routing_rule_id: string }[]>`
+      select opened_by_alert_id, routing_rule_id from incidents where id = ${incidentId}`;
+    expect(alert).toEqual({ incident_id: incidentId, routing_rule_id: incident!.routing_rule_id });
+    expect(incident!.routing_rule_id).not.toBeNull();
+  });
+
+  it('still refuses, at the commit, an alert linked to an incident that does not exist', async () => {
+    await recordAlerts(t.ctx, 'generic', [critical('g-1')]);
+    let updated = false;
+    const linkedToNothing = t.ctx.sql.begin(async (tx) => {
+      await tx`update alerts set incident_id = gen_random_uuid() where external_id = 'g-1'`;
+      updated = true;
+    });
+    await expect(linkedToNothing).rejects.toMatchObject({
+      code: '23503',
+      constraint_name: 'alerts_incident_id_fkey',
+    });
+    expect(updated).toBe(true);
+  });
+
   it('gets no policy when the default one is disabled', async () => {
     const [policy] = await t.ctx.sql<{ id: string }[]>`
       insert into escalation_policies (name, enabled) values ('Off', false) returning id`;

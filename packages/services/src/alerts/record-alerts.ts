@@ -23,7 +23,7 @@ import { retryCutOff } from '../retry-cut-off';
 import { emptyResult, type IntakeResult } from './intake-result';
 import { fixedWebhookSource, type IntakeSource } from './intake-source';
 import { flagIfAllAlertsResolved, linkAlert } from './link';
-import { incidentOf, routeAlert } from './route-alert';
+import { incidentOf, preLinkFor, routeAlert } from './route-alert';
 
 /**
  * Stores a batch of alerts from one webhook request in ONE transaction (a rejected request stores
@@ -119,11 +119,13 @@ async function recordInTransaction(
   const rules = (await routingRules.listRoutingRules(tx, { enabledOnly: true })).sort(byEvaluationOrder);
   const windows = await maintenanceWindows.listActiveWindows(tx, at);
   const scope = { integration: source.scope, integrationId: source.integrationId };
-  const stored = await storeBatch(tx, scope, inputs, at);
+  const preLink = (input: AlertInput) =>
+    preLinkFor({ ...input, integration_id: source.integrationId }, rules, windows);
+  const stored = await storeBatch(tx, scope, inputs, at, preLink);
   const result = emptyResult(inputs.length);
   const opened: incidents.IncidentRow[] = [];
 
-  for (const { kind, alert: storedAlert, incidentFlag } of stored) {
+  for (const { kind, alert: storedAlert, incidentFlag, preLinked } of stored) {
     let alert = storedAlert;
     if (kind === 'created') result.created += 1;
     else if (kind === 'resolved') result.resolved += 1;
@@ -150,7 +152,7 @@ async function recordInTransaction(
         result.suppressed += 1;
         alert = { ...alert, incident_id: null };
       } else {
-        const outcome = await routeAlert(tx, ctx, alert, rules, at, source.escalationPolicyId);
+        const outcome = await routeAlert(tx, ctx, alert, rules, at, source.escalationPolicyId, preLinked);
         if (outcome.kind === 'suppressed') result.suppressed += 1;
         if (outcome.kind === 'opened') {
           result.incidents_created += 1;
@@ -170,8 +172,16 @@ async function recordInTransaction(
 }
 
 type StoredKind = 'created' | 'updated' | 'resolved' | 'refired';
-/** What storing did to each alert, and what its incident's all-resolved flag needs (see planAlertUpdate). */
-type Stored = { kind: StoredKind; alert: alerts.AlertRow; incidentFlag: AlertUpdate['incidentFlag'] };
+/**
+ * What storing did to each alert, and what its incident's all-resolved flag needs (see planAlertUpdate).
+ * `preLinked`: a new alert inserted already linked to the incident it is about to open (`preLinkFor`).
+ */
+type Stored = {
+  kind: StoredKind;
+  alert: alerts.AlertRow;
+  incidentFlag: AlertUpdate['incidentFlag'];
+  preLinked?: alertBatches.AlertPreLink | null;
+};
 
 /**
  * Stores the batch set-wise: lock the known alerts (sorted, one query), insert the new ones (one
@@ -183,6 +193,7 @@ async function storeBatch(
   scope: alerts.AlertScope,
   inputs: readonly AlertInput[],
   at: Date,
+  preLink: (input: AlertInput) => alertBatches.AlertPreLink | null,
 ): Promise<Stored[]> {
   const { integration } = scope;
   const keys = inputs.map(alerts.dedupKeyOf);
@@ -200,8 +211,10 @@ async function storeBatch(
   const fresh = inputs
     .filter((_, i) => keys[i] === null || !known.has(keys[i]!))
     .sort((a, b) => (alerts.dedupKeyOf(a) ?? '').localeCompare(alerts.dedupKeyOf(b) ?? ''));
-  const inserted = await alertBatches.insertAlerts(tx, scope, fresh, at);
+  const preLinks = fresh.map(preLink);
+  const inserted = await alertBatches.insertAlerts(tx, scope, fresh, at, preLinks);
   const created = new Map(fresh.map((input, i) => [input, inserted[i]]));
+  const preLinked = new Map(fresh.map((input, i) => [input, preLinks[i]]));
   // Inserted by a concurrent batch between our lock and our insert: they are known alerts now, locked
   // in one sorted query. (One query per alert made 32 senders of the same new batch queue for seconds:
   // each held its locks across a hundred round trips.)
@@ -232,7 +245,12 @@ async function storeBatch(
   return inputs.map((input) => {
     const row = created.get(input);
     return row
-      ? { kind: 'created' as const, alert: row, incidentFlag: 'keep' as const }
+      ? {
+          kind: 'created' as const,
+          alert: row,
+          incidentFlag: 'keep' as const,
+          preLinked: preLinked.get(input),
+        }
       : updates.get(input)!;
   });
 }

@@ -1,6 +1,21 @@
-import { alerts, incidents, type Queryable, type routingRules } from '@firebreak/db';
-import { firstMatchingRule, incidentGroupKey, incidentSeverityFor } from '@firebreak/domain';
-import { DEFAULT_GROUP_WINDOW_SECONDS } from '@firebreak/schema';
+import { randomUUID } from 'node:crypto';
+import {
+  type alertBatches,
+  alerts,
+  incidents,
+  type maintenanceWindows,
+  type Queryable,
+  type routingRules,
+} from '@firebreak/db';
+import {
+  firstMatchingRule,
+  holdingWindow,
+  incidentGroupKey,
+  incidentSeverityFor,
+  type MaintainableAlert,
+  type RoutableAlert,
+} from '@firebreak/domain';
+import { type AlertStatus, DEFAULT_GROUP_WINDOW_SECONDS } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
 import { openIncident } from '../incidents/create';
 import { divertToStorm } from '../storms/divert';
@@ -26,6 +41,25 @@ export function incidentOf(outcome: RoutingOutcome): string | null {
 }
 
 /**
+ * The pre-link a new alert's insert carries when routing is about to open an incident for it: it fires,
+ * no maintenance window holds it, and its first matching rule opens incidents. The incident's id is
+ * chosen now; `routeAlert` uses it if the alert does open its own incident, and writes over it if the
+ * alert joins a group or a storm instead (as it would link an unlinked alert). Inserting it linked
+ * spares the opening an update of the row it has just written, which rewrote every index entry of the
+ * alert (docs/decisions.md#incident-opening-in-two-round-trips).
+ */
+export function preLinkFor(
+  alert: { status: AlertStatus } & RoutableAlert & MaintainableAlert,
+  rules: readonly routingRules.RoutingRuleRow[],
+  windows: readonly maintenanceWindows.MaintenanceWindowRow[],
+): alertBatches.AlertPreLink | null {
+  if (alert.status !== 'firing' || holdingWindow(windows, alert)) return null;
+  const rule = firstMatchingRule(rules, alert);
+  if (!rule?.actions.create_incident || rule.actions.suppress) return null;
+  return { incidentId: randomUUID(), routingRuleId: rule.id };
+}
+
+/**
  * Routes a firing alert (docs/api.md#routing-rules): the first enabled rule that matches decides. No match:
  * the alert is stored and nothing else happens. `suppress`: stored, marked suppressed. `create_incident`:
  * linked to an open incident of the same group within the window when the rule groups (its `group_by`
@@ -33,6 +67,10 @@ export function incidentOf(outcome: RoutingOutcome): string | null {
  * and mapped severity from the alert), paged through the rule's escalation policy or, when the rule names
  * none, `fallbackPolicyId` (the policy of the integration the alert came through) — unless a storm takes
  * it (docs/api.md#storm-mode).
+ *
+ * `preLinked`: the alert was just inserted already linked to the incident it would open (its id chosen
+ * by the intake, `preLinkFor`). Opening as usual, that incident takes the id; every other outcome
+ * writes the alert's routing over it, as for any alert.
  */
 export async function routeAlert(
   tx: Queryable,
@@ -41,6 +79,7 @@ export async function routeAlert(
   rules: readonly routingRules.RoutingRuleRow[],
   at: Date,
   fallbackPolicyId: string | null = null,
+  preLinked: alertBatches.AlertPreLink | null = null,
 ): Promise<RoutingOutcome> {
   const rule = firstMatchingRule(rules, alert);
   if (!rule) {
@@ -112,6 +151,7 @@ export async function routeAlert(
       openedByAlertId: alert.id,
       groupKey: group,
       linkAlert: { alert, routingRuleId: rule.id },
+      ...(preLinked?.routingRuleId === rule.id ? { preLinkedId: preLinked.incidentId } : {}),
     },
   );
   return { kind: 'opened', ruleId: rule.id, incident };

@@ -25,6 +25,11 @@ export interface OpenIncidentOptions {
    */
   linkAlert?: { alert: alerts.AlertRow; routingRuleId: string | null };
   /**
+   * The id the intake chose for this incident when it stored the alert already linked to it
+   * (`alertBatches.insertAlerts`' pre-links): the incident takes it and the alert's row needs no update.
+   */
+  preLinkedId?: string;
+  /**
    * More work that belongs to the opening (a storm's start), done before the `incident.created`
    * webhook event takes its picture of the incident, so the event shows it. It is started together
    * with the opening's own writes (the incident row exists for its statements, which run after the
@@ -60,7 +65,7 @@ export async function openIncident(
     input.commander_id ? requireCommander(tx, input.commander_id) : undefined,
     incidents.reserveIncidentOpening(tx, options.escalationPolicyId ?? null),
   ]);
-  const id = randomUUID();
+  const id = options.preLinkedId ?? randomUUID();
   const policyId = reserved.escalationPolicyId;
   const entries: Array<timeline.InsertTimelineEntry & { id: string }> = [
     {
@@ -107,7 +112,15 @@ export async function openIncident(
       },
       entries,
       jobs,
-      ...(link ? { linkedAlert: { id: link.alert.id, routingRuleId: link.routingRuleId } } : {}),
+      ...(link
+        ? {
+            linkedAlert: {
+              id: link.alert.id,
+              routingRuleId: link.routingRuleId,
+              preLinked: options.preLinkedId !== undefined,
+            },
+          }
+        : {}),
     }),
     policyId ? startEscalation(tx, id, policyId, at) : undefined,
     options.completeOpening?.({ id }),
