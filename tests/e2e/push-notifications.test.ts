@@ -62,7 +62,9 @@ async function notifications(): Promise<ShownNotification[]> {
 async function waitForNotifications(
   check: (list: ShownNotification[]) => boolean,
 ): Promise<ShownNotification[]> {
-  for (let i = 0; i < 200; i += 1) {
+  // Up to 30 s: on a busy machine (two test files at once, each with its browser) the browser may
+  // first have to start the stopped worker to hand it the push; alone it takes well under a second.
+  for (let i = 0; i < 600; i += 1) {
     const list = await notifications();
     if (check(list)) return list;
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -155,7 +157,7 @@ describe('the installable web app', () => {
       tag: `incident-${incident.id}`,
       actions: [],
     });
-  });
+  }, 90_000);
 });
 
 /** ServiceWorker.deliverPushMessage: the browser fires the worker's `push` event with this data. */
