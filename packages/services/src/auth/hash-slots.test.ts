@@ -35,4 +35,15 @@ describe('HashSlots', () => {
     await running;
     expect(await waiting).toBe('waited');
   });
+
+  it('lets bulk work wait as long as it takes, past the wait that refuses a login', async () => {
+    const slots = new HashSlots(1, 20);
+    const first = held();
+    const running = slots.run(first.work);
+    const patient = slots.run(async () => 'waited', Number.POSITIVE_INFINITY);
+    await expect(slots.run(async () => 'login')).rejects.toMatchObject({ code: 'service_unavailable' });
+    first.finish();
+    await running;
+    expect(await patient).toBe('waited');
+  });
 });

@@ -16,8 +16,12 @@ export class HashSlots {
     private readonly maxWaitMs: number,
   ) {}
 
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    await this.acquire();
+  /**
+   * `maxWaitMs`: how long to wait for a slot before the 503; `Infinity` for work done in bulk (an
+   * import's accounts), which waits its turn rather than failing on a busy server.
+   */
+  async run<T>(work: () => Promise<T>, maxWaitMs = this.maxWaitMs): Promise<T> {
+    await this.acquire(maxWaitMs);
     try {
       return await work();
     } finally {
@@ -26,25 +30,27 @@ export class HashSlots {
   }
 
   /** Takes a slot, waiting at most `maxWaitMs`; throws 503 when none came free. */
-  async acquire(): Promise<void> {
+  async acquire(maxWaitMs = this.maxWaitMs): Promise<void> {
     if (this.inUse < this.limit) {
       this.inUse += 1;
       return;
     }
     await new Promise<void>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
       const grant = () => {
         clearTimeout(timer);
         resolve();
       };
-      const timer = setTimeout(() => {
+      this.waiting.push(grant);
+      if (maxWaitMs === Number.POSITIVE_INFINITY) return;
+      timer = setTimeout(() => {
         this.waiting.splice(this.waiting.indexOf(grant), 1);
         reject(
           new AppError('service_unavailable', 'The server is busy checking passwords; retry shortly.', {
             retry_after_seconds: 1,
           }),
         );
-      }, this.maxWaitMs);
-      this.waiting.push(grant);
+      }, maxWaitMs);
     });
   }
 

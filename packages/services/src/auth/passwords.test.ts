@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { generatePassword, hashPassword, verifyPassword } from './passwords';
+import { passwordHashSlots } from './hash-slots';
+import { generatePassword, hashGeneratedPasswords, hashPassword, verifyPassword } from './passwords';
 
 describe('password hashes', () => {
   it('verify the right password and refuse a wrong one', async () => {
@@ -23,5 +24,22 @@ describe('password hashes', () => {
     const a = generatePassword();
     expect(a).toMatch(/^[A-Za-z0-9_-]{24}$/);
     expect(generatePassword()).not.toBe(a);
+  });
+
+  it('for accounts made in bulk, wait out a busy server instead of being refused, two at a time', async () => {
+    // Every slot taken for longer than a login would wait (2 s): a login's hash is refused meanwhile.
+    let free!: () => void;
+    const busy = new Promise<void>((resolve) => {
+      free = resolve;
+    });
+    const holders = Array.from({ length: passwordHashSlots.limit }, () => passwordHashSlots.run(() => busy));
+    const bulk = hashGeneratedPasswords(6);
+    await expect(hashPassword('a login meanwhile')).rejects.toMatchObject({ code: 'service_unavailable' });
+    free();
+    await Promise.all(holders);
+    const hashes = await bulk;
+    expect(hashes).toHaveLength(6);
+    expect(new Set(hashes).size).toBe(6);
+    for (const hash of hashes) expect(hash).toMatch(/^scrypt\$32768\$/);
   });
 });

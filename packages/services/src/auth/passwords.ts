@@ -1,4 +1,5 @@
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
+import pLimit from 'p-limit';
 import { passwordHashSlots } from './hash-slots';
 
 /**
@@ -10,7 +11,7 @@ const params = { N: 2 ** 15, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 
 // Every hash, made or checked, takes one of the process's few slots (hash-slots.ts).
-function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+function derive(password: string, salt: Buffer, options: ScryptOptions, maxWaitMs?: number): Promise<Buffer> {
   return passwordHashSlots.run(
     () =>
       new Promise((resolve, reject) => {
@@ -18,13 +19,32 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
           error ? reject(error) : resolve(key),
         );
       }),
+    maxWaitMs,
   );
 }
 
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, maxWaitMs?: number): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, params);
+  const key = await derive(password, salt, params, maxWaitMs);
   return ['scrypt', params.N, params.r, params.p, salt.toString('base64'), key.toString('base64')].join('$');
+}
+
+// Two of the four slots at most: people logging in during an import still find slots free.
+const BULK_HASHES_AT_ONCE = 2;
+
+/**
+ * Hashes of `count` generated passwords, for accounts made in bulk (an import's users). Two at a time,
+ * each waiting its turn for a slot however long: hashed all at once, every hash past the first few
+ * waited in the slots' queue and an import of a hundred people was refused as "busy" (each hash takes
+ * about 100 ms, the queue gives up after 2 s).
+ */
+export function hashGeneratedPasswords(count: number): Promise<string[]> {
+  const limit = pLimit(BULK_HASHES_AT_ONCE);
+  return Promise.all(
+    Array.from({ length: count }, () =>
+      limit(() => hashPassword(generatePassword(), Number.POSITIVE_INFINITY)),
+    ),
+  );
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {

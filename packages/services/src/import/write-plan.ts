@@ -8,7 +8,7 @@ import {
 } from '@firebreak/db';
 import type { ImportPlan, PlannedLayer, PlannedPerson, PlannedTier } from '@firebreak/domain';
 import type { LayerInput, TierInput } from '@firebreak/schema';
-import { generatePassword, hashPassword } from '../auth/passwords';
+import { hashGeneratedPasswords } from '../auth/passwords';
 import { toNewTiers } from '../oncall/escalation-tiers';
 import { toNewLayers } from '../oncall/schedule-layers';
 import { issueSetupTokens } from './setup-tokens';
@@ -50,9 +50,8 @@ export async function writePlan(
   now: Date,
 ): Promise<ImportIds> {
   const userIds = new Map(existingUserIds);
-  // A password nobody is told: the account is entered through its setup token. Hashed in parallel
-  // (scrypt runs on libuv's thread pool), since each hash takes about 100 ms.
-  const hashes = await Promise.all(plan.users.map(() => hashPassword(generatePassword())));
+  // A password nobody is told: the account is entered through its setup token.
+  const hashes = await hashGeneratedPasswords(plan.users.length);
   const created: Array<{ id: string; email: string }> = [];
   for (const [index, user] of plan.users.entries()) {
     const row = await users.insertUser(tx, {
