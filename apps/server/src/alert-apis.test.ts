@@ -69,13 +69,16 @@ describe('the alert APIs on the embedded server', () => {
 
   it('answer overload with 503 and Retry-After, never 429', async () => {
     // Recording an alert first takes a share lock on its integration's row: while the test holds that
-    // row for update, four triggers wait inside the gate (4 in flight) and fill it.
+    // row for update, four triggers wait inside the gate (4 in flight) and fill it — those whose
+    // transaction started wait on the lock, the others for their company's transaction
+    // (docs/decisions.md#intake-in-company).
     const { sql } = t.runtime;
-    const waitingOnLock = async () => {
+    const insideGate = async () => {
       const [row] = await sql<{ waiting: number }[]>`
         select count(*)::int as waiting from pg_stat_activity
         where datname = current_database() and wait_event_type = 'Lock'`;
-      return row?.waiting ?? 0;
+      const inCompany = (await t.runtime.ctx.metrics.intakeWaiting.get()).values[0]?.value ?? 0;
+      return (row?.waiting ?? 0) + inCompany;
     };
     /** The answer, or `'let in'` should the request wait inside the gate instead (the gate was not full). */
     const refusedOrLetIn = (request: Promise<Response>) => {
@@ -83,7 +86,7 @@ describe('the alert APIs on the embedded server', () => {
       void request.then((res) => {
         answer = res;
       });
-      return waitFor(async () => answer ?? ((await waitingOnLock()) > 4 ? ('let in' as const) : undefined), {
+      return waitFor(async () => answer ?? ((await insideGate()) > 4 ? ('let in' as const) : undefined), {
         what: 'an answer',
       });
     };
@@ -103,7 +106,7 @@ describe('the alert APIs on the embedded server', () => {
     await Promise.race([lockTaken, lock]);
     try {
       const held = Array.from({ length: 4 }, () => post('/v2/enqueue', pdEvent()));
-      await waitFor(async () => (await waitingOnLock()) === 4, {
+      await waitFor(async () => (await insideGate()) === 4, {
         what: 'four triggers waiting inside the intake gate',
       });
       // The gate is full: every intake path answers 503 at once, which senders retry; never 429.

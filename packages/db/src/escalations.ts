@@ -14,10 +14,23 @@ export async function insertEscalation(
   sql: Queryable,
   escalation: { incidentId: string; policyId: string; dueAt: Date },
 ): Promise<void> {
-  await sql`
-    insert into incident_escalations (incident_id, policy_id, next_due_at, created_at, updated_at)
-    values (${escalation.incidentId}, ${escalation.policyId}, ${escalation.dueAt}, ${escalation.dueAt},
-            ${escalation.dueAt})`;
+  await insertEscalations(sql, [escalation]);
+}
+
+/** Escalations of incidents opened together, in one statement. */
+export async function insertEscalations(
+  sql: Queryable,
+  started: ReadonlyArray<{ incidentId: string; policyId: string; dueAt: Date }>,
+): Promise<void> {
+  if (started.length === 0) return;
+  const rows = started.map((escalation) => ({
+    incident_id: escalation.incidentId,
+    policy_id: escalation.policyId,
+    next_due_at: escalation.dueAt,
+    created_at: escalation.dueAt,
+    updated_at: escalation.dueAt,
+  }));
+  await sql`insert into incident_escalations ${sql(rows)}`;
 }
 
 export async function lockEscalation(sql: Queryable, incidentId: string): Promise<EscalationRow | undefined> {

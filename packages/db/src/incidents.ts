@@ -1,10 +1,7 @@
 import type { IncidentSeverity, IncidentSource, IncidentStatus } from '@firebreak/schema';
 import type { Queryable } from './client';
 import { nextTierColumn } from './escalation-next-tier';
-import type { OutboxJob } from './outbox';
-import { settingKeys } from './settings';
 import type { StormColumns } from './storms';
-import type { InsertTimelineEntry } from './timeline';
 
 export interface IncidentRow extends StormColumns {
   id: string;
@@ -45,137 +42,8 @@ export interface IncidentChatChannel {
   name: string;
 }
 
-export interface InsertIncident {
-  /** Chosen by the caller (a random UUID), so that writes naming the incident need not wait for it. */
-  id: string;
-  /** From `reserveIncidentOpening`. */
-  number: number;
-  title: string;
-  description: string;
-  severity: IncidentSeverity;
-  source: IncidentSource;
-  commanderId: string | null;
-  escalationPolicyId?: string | null;
-  routingRuleId?: string | null;
-  /** The alert opening it, when an alert does: analytics counts the incident by that alert's labels. */
-  openedByAlertId?: string | null;
-  /** The group of its routing rule it opens (docs/api.md#routing-rules), when the rule groups. */
-  groupKey?: string | null;
-  createdAt: Date;
-}
-
-/**
- * What an opening needs before it can write, in one round trip: the incident's number (from the
- * identity's sequence, so never handed out twice, as the column's default would); the escalation policy
- * it gets — the one its rule names, else the installation default (setting
- * `default_escalation_policy_id`), none when that is disabled or missing; the webhooks subscribed to
- * `incident.created`, key-share locked (see `lockSubscribedWebhooks`); and the outbox relay's wake
- * deferred to after the commit (see `deferRelayWake`).
- */
-export async function reserveIncidentOpening(
-  sql: Queryable,
-  rulePolicyId: string | null,
-): Promise<{ number: number; escalationPolicyId: string | null; webhookIds: string[] }> {
-  const [row] = await sql<{ number: number; policy_id: string | null; webhook_ids: string[] }[]>`
-    select nextval(pg_get_serial_sequence('incidents', 'number'))::int as number,
-           ${openingPolicySql(sql, rulePolicyId)} as policy_id,
-           set_config('firebreak.wake', 'after_commit', true) as wake,
-           array(select id from outgoing_webhooks where enabled and 'incident.created' = any(events)
-                 order by id for key share)::text[] as webhook_ids`;
-  return { number: row!.number, escalationPolicyId: row!.policy_id, webhookIds: row!.webhook_ids };
-}
-
-/**
- * The escalation policy an opening with this rule policy would get, as a scalar subquery (a uuid or
- * null), resolved as `reserveIncidentOpening` resolves it: the rule's (or its integration's) policy,
- * else the installation default; a disabled or missing policy gives none. Storm mode scopes storms by it.
- */
-export function openingPolicySql(sql: Queryable, rulePolicyId: string | null) {
-  return sql`(select p.id from escalation_policies p
-              where p.enabled
-                and p.id = coalesce(${rulePolicyId}::uuid,
-                                    (select (s.value #>> '{}')::uuid from settings s
-                                     where s.key = ${settingKeys.defaultEscalationPolicy})))`;
-}
-
-/** The number comes from `reserveIncidentOpening`, hence `overriding system value`. */
-export async function insertIncident(sql: Queryable, incident: InsertIncident): Promise<IncidentRow> {
-  const [row] = await sql<IncidentRow[]>`
-    ${incidentInsertSql(sql, incident)}
-    returning *`;
-  return row!;
-}
-
-/** The insert of an incident row, without its `returning`: `insertIncident` and the opening's one statement. */
-export function incidentInsertSql(sql: Queryable, incident: InsertIncident) {
-  return sql`
-    insert into incidents (id, number, title, description, severity, source, commander_id,
-                           escalation_policy_id, routing_rule_id, opened_by_alert_id, group_key,
-                           created_at, updated_at)
-    overriding system value
-    values (${incident.id}, ${incident.number}, ${incident.title}, ${incident.description},
-            ${incident.severity}, ${incident.source}, ${incident.commanderId},
-            ${incident.escalationPolicyId ?? null}, ${incident.routingRuleId ?? null},
-            ${incident.openedByAlertId ?? null}, ${incident.groupKey ?? null},
-            ${incident.createdAt}, ${incident.createdAt})`;
-}
-
-/** Everything an opening writes besides its escalation, in the order the statement writes it. */
-export interface OpeningWrites {
-  incident: InsertIncident;
-  /** Its first timeline entries, ids chosen by the caller, in timeline order. */
-  entries: ReadonlyArray<InsertTimelineEntry & { id: string }>;
-  /** Its first outbox rows, in relay order (none delayed). */
-  jobs: readonly OutboxJob[];
-  /**
-   * The alert that opened it, now linked to it (the routing decision also ends a maintenance hold).
-   * `preLinked`: the alert was inserted in this transaction already linked to this incident
-   * (`alertBatches.insertAlerts`), so there is nothing to update.
-   */
-  linkedAlert?: { id: string; routingRuleId: string | null; preLinked?: boolean };
-}
-
-/**
- * An opening's writes as ONE statement (data-modifying CTEs): the incident, its entries, its outbox
- * rows and the link of its alert. Each is a statement of its own when written one by one, and an
- * opening is what an outage is made of (docs/decisions.md#incident-opening-in-two-round-trips). The
- * rows of the entries and of the outbox are each inserted by one `insert`, in the order given, so
- * their sequences number them in that order; the foreign keys to the new incident are checked at the
- * statement's end, when it exists.
- */
-export async function insertOpening(sql: Queryable, writes: OpeningWrites): Promise<IncidentRow> {
-  const id = writes.incident.id;
-  const entries = writes.entries.map((entry) => ({
-    id: entry.id,
-    incident_id: entry.incidentId,
-    type: entry.type,
-    actor_type: entry.actor.type,
-    actor_id: entry.actor.id ?? null,
-    actor_name: entry.actor.name ?? null,
-    data: entry.data,
-    created_at: entry.at,
-  }));
-  const jobs = writes.jobs.map((job) => ({
-    job_name: job.name,
-    payload: job.payload,
-    ordering_key: job.orderingKey ?? null,
-  }));
-  const link = writes.linkedAlert;
-  const [row] = await sql<IncidentRow[]>`
-    with incident as (${incidentInsertSql(sql, writes.incident)} returning *)
-    ${entries.length > 0 ? sql`, entries as (insert into timeline_entries ${sql(entries as never)})` : sql``}
-    ${jobs.length > 0 ? sql`, jobs as (insert into outbox ${sql(jobs as never)})` : sql``}
-    ${
-      link && !link.preLinked
-        ? sql`, linked as (
-            update alerts set incident_id = ${id}, routing_rule_id = ${link.routingRuleId},
-                              suppressed = false, maintenance_window_id = null
-            where id = ${link.id})`
-        : sql``
-    }
-    select * from incident`;
-  return row!;
-}
+// Opening incidents (the number, the policy, the one statement of writes) is in its own module.
+export * from './incident-openings';
 
 /** `ref` is the UUID or the sequential number (docs/api.md#ids). */
 export type IncidentRef = { id: string } | { number: number };

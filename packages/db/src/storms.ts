@@ -1,6 +1,6 @@
 import { type IncidentSeverity, stormSettingDefaults } from '@firebreak/schema';
 import type { Queryable } from './client';
-import { openingPolicySql } from './incidents';
+import { openingPolicySql } from './incident-openings';
 
 /**
  * Storm mode (docs/api.md#storm-mode). A storm is its incident: the `storm_*` columns of `incidents`

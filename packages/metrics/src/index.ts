@@ -9,6 +9,8 @@ export interface Metrics {
   httpRequestDuration: Histogram<'method' | 'route' | 'status'>;
   incidentsCreated: Counter<'source'>;
   alertsReceived: Counter<'integration'>;
+  /** Intake requests waiting for a transaction to share (docs/decisions.md#intake-in-company). */
+  intakeWaiting: Gauge;
   escalationsFired: Counter;
   jobFailures: Counter<'queue'>;
 }
@@ -35,6 +37,11 @@ export function createMetrics(options: { defaultMetrics?: boolean; registry?: Re
       name: 'firebreak_alerts_received_total',
       help: 'Alerts received, by webhook',
       labelNames: ['integration'],
+      registers: [registry],
+    }),
+    intakeWaiting: new Gauge({
+      name: 'firebreak_intake_waiting_requests',
+      help: 'Alert requests waiting for the next intake transaction, to be recorded in company',
       registers: [registry],
     }),
     escalationsFired: new Counter({

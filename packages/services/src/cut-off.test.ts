@@ -1,6 +1,6 @@
 import { createSql, migrate, outbox, users } from '@firebreak/db';
 import { createJobQueues, type JobQueues } from '@firebreak/queue';
-import { type AlertInput, CreateEscalationPolicyInput } from '@firebreak/schema';
+import { CreateEscalationPolicyInput } from '@firebreak/schema';
 import { CuttingProxy, PrivatePostgres } from '@firebreak/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { recordAlerts } from './alerts/record-alerts';
@@ -9,6 +9,7 @@ import { createIncident } from './incidents/create';
 import { createEscalationPolicy } from './oncall/create-escalation-policy';
 import { relayOutboxOnce } from './outbox/relay-outbox';
 import { setDefaultEscalationPolicy } from './settings/default-policy';
+import { criticalAlert } from './testing/alert-input';
 import { createTestContext, type TestContext } from './testing/context';
 
 // A transaction cut off by a crash or a failover may have committed: its COMMIT reached the server and
@@ -48,26 +49,10 @@ afterEach(() => t.cleanup());
 const count = async (query: PromiseLike<ReadonlyArray<Record<string, unknown>>>) =>
   Number((await query)[0]?.n);
 
-function critical(externalId: string): AlertInput {
-  return {
-    title: `Checkout down ${externalId}`,
-    description: null,
-    severity: 'critical',
-    status: 'firing',
-    externalId,
-    fingerprint: null,
-    source: null,
-    labels: {},
-    annotations: {},
-    startedAt: new Date(),
-    endedAt: null,
-  };
-}
-
 describe('a cut-off transaction whose COMMIT was applied (the answer lost)', () => {
   it('intake answers, and the alert, its incident and its chat work exist once', async () => {
     proxy.cutAfterCommit();
-    const result = await recordAlerts(t.ctx, 'generic', [critical('disk-db-1')]);
+    const result = await recordAlerts(t.ctx, 'generic', [criticalAlert('disk-db-1')]);
     expect(proxy.cuts).toBe(1);
     expect(result.alerts.map((alert) => alert.external_id)).toEqual(['disk-db-1']);
     expect(result.alerts[0]!.incident_id).not.toBeNull();
@@ -82,7 +67,7 @@ describe('a cut-off transaction whose COMMIT was applied (the answer lost)', () 
 
   it('an alert without a key is not run again: the sender is told, nothing is stored twice', async () => {
     proxy.cutAfterCommit();
-    const keyless = { ...critical('x'), externalId: null };
+    const keyless = { ...criticalAlert('x'), externalId: null };
     const outcome = await recordAlerts(t.ctx, 'generic', [keyless]).catch(
       (error: { code?: string }) => error,
     );

@@ -1,8 +1,8 @@
 import { settingKeys, settings } from '@firebreak/db';
-import type { AlertInput } from '@firebreak/schema';
 import { waitFor } from '@firebreak/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { announceIncident } from '../incidents/create';
+import { criticalAlert } from '../testing/alert-input';
 import { createTestContext, type TestContext } from '../testing/context';
 import { fixedWebhookSource } from './intake-source';
 import { recordAlerts, recordAlertsInTransaction } from './record-alerts';
@@ -15,22 +15,6 @@ beforeEach(async () => {
   t = await createTestContext();
 });
 afterEach(() => t.cleanup());
-
-function critical(externalId: string): AlertInput {
-  return {
-    title: `Checkout down ${externalId}`,
-    description: null,
-    severity: 'critical',
-    status: 'firing',
-    externalId,
-    fingerprint: null,
-    source: null,
-    labels: {},
-    annotations: {},
-    startedAt: new Date(),
-    endedAt: null,
-  };
-}
 
 async function relayWakes(): Promise<{ count(): number; stop(): Promise<void> }> {
   let count = 0;
@@ -46,7 +30,7 @@ describe('an alert that opens an incident', () => {
   it('wakes the outbox relay once it has committed, not from inside its transaction', async () => {
     const wakes = await relayWakes();
     const { opened } = await t.ctx.sql.begin((tx) =>
-      recordAlertsInTransaction(tx, t.ctx, fixedWebhookSource('generic'), [critical('a-1')], new Date()),
+      recordAlertsInTransaction(tx, t.ctx, fixedWebhookSource('generic'), [criticalAlert('a-1')], new Date()),
     );
     expect(opened).toHaveLength(1);
     // Committed with its outbox rows, and no notification from the transaction itself.
@@ -60,7 +44,7 @@ describe('an alert that opens an incident', () => {
     await waitFor(() => wakes.count() === 1, { what: 'the wake after the commit' });
 
     // Through the whole use case, the wake comes by itself.
-    await recordAlerts(t.ctx, 'generic', [critical('a-2')]);
+    await recordAlerts(t.ctx, 'generic', [criticalAlert('a-2')]);
     await waitFor(() => wakes.count() === 2, { what: 'the wake of recordAlerts' });
     await wakes.stop();
   });
@@ -76,7 +60,7 @@ describe('an alert that opens an incident', () => {
     const [policy] = await t.ctx.sql<{ id: string }[]>`
       insert into escalation_policies (name) values ('Default') returning id`;
     await settings.putSetting(t.ctx.sql, settingKeys.defaultEscalationPolicy, policy!.id);
-    const result = await recordAlerts(t.ctx, 'generic', [critical('b-1')]);
+    const result = await recordAlerts(t.ctx, 'generic', [criticalAlert('b-1')]);
     const incidentId = result.alerts[0]!.incident_id!;
 
     const entries = await t.ctx.sql<{ type: string; data: { number?: number } }[]>`
@@ -102,7 +86,7 @@ describe('an alert that opens an incident', () => {
         tx,
         t.ctx,
         fixedWebhookSource('generic'),
-        [critical('f-1')],
+        [criticalAlert('f-1')],
         new Date(),
       );
       // This transaction's own writes so far (pg_stat_xact_*: counted before the commit).
@@ -121,7 +105,7 @@ describe('an alert that opens an incident', () => {
   });
 
   it('still refuses, at the commit, an alert linked to an incident that does not exist', async () => {
-    await recordAlerts(t.ctx, 'generic', [critical('g-1')]);
+    await recordAlerts(t.ctx, 'generic', [criticalAlert('g-1')]);
     let updated = false;
     const linkedToNothing = t.ctx.sql.begin(async (tx) => {
       await tx`update alerts set incident_id = gen_random_uuid() where external_id = 'g-1'`;
@@ -138,7 +122,7 @@ describe('an alert that opens an incident', () => {
     const [policy] = await t.ctx.sql<{ id: string }[]>`
       insert into escalation_policies (name, enabled) values ('Off', false) returning id`;
     await settings.putSetting(t.ctx.sql, settingKeys.defaultEscalationPolicy, policy!.id);
-    const result = await recordAlerts(t.ctx, 'generic', [critical('c-1')]);
+    const result = await recordAlerts(t.ctx, 'generic', [criticalAlert('c-1')]);
     const incidentId = result.alerts[0]!.incident_id!;
     const [incident] = await t.ctx.sql<{ escalation_policy_id: string | null }[]>`
       select escalation_policy_id from incidents where id = ${incidentId}`;
@@ -151,7 +135,7 @@ describe('an alert that opens an incident', () => {
     // Twenty at once would be a storm; here every one must open its own incident.
     await settings.putSetting(t.ctx.sql, 'storm_mode_enabled', false);
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => recordAlerts(t.ctx, 'generic', [critical(`d-${i}`)])),
+      Array.from({ length: 20 }, (_, i) => recordAlerts(t.ctx, 'generic', [criticalAlert(`d-${i}`)])),
     );
     expect(results.every((result) => result.incidents_created === 1)).toBe(true);
     const numbers = (await t.ctx.sql<{ number: number }[]>`select number from incidents order by number`).map(
@@ -177,7 +161,7 @@ describe('openings outside a storm', () => {
         tx,
         t.ctx,
         fixedWebhookSource('generic'),
-        [critical('e-1')],
+        [criticalAlert('e-1')],
         new Date(),
       );
       firstOpened();
@@ -185,7 +169,7 @@ describe('openings outside a storm', () => {
     });
     await opened;
     const second = await Promise.race([
-      recordAlerts(t.ctx, 'generic', [critical('e-2')]),
+      recordAlerts(t.ctx, 'generic', [criticalAlert('e-2')]),
       settleMs(5_000).then(() => 'waited' as const),
     ]);
     release();

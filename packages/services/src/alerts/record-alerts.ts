@@ -23,12 +23,16 @@ import { retryCutOff } from '../retry-cut-off';
 import { emptyResult, type IntakeResult } from './intake-result';
 import { fixedWebhookSource, type IntakeSource } from './intake-source';
 import { flagIfAllAlertsResolved, linkAlert } from './link';
+import { openPlainIncidentsTogether } from './open-together';
+import { recordInCompany } from './record-in-company';
 import { incidentOf, preLinkFor, routeAlert } from './route-alert';
 
 /**
  * Stores a batch of alerts from one webhook request in ONE transaction (a rejected request stores
  * nothing; an accepted one stores everything), deduplicating by (integration, external_id or
- * fingerprint) and routing what fires. Incidents it opens are announced only after the commit.
+ * fingerprint) and routing what fires. Incidents it opens are announced only after the commit. The
+ * transaction may be shared with requests that arrived meanwhile (`recordInCompany`); the answer is
+ * this request's own alerts either way.
  */
 export async function recordAlerts(
   ctx: ServiceContext,
@@ -38,23 +42,17 @@ export async function recordAlerts(
 ): Promise<IntakeResult> {
   const source = typeof from === 'string' ? fixedWebhookSource(from) : from;
   const inputs = withIntegrationLabels(sent, source.labels);
-  // Two batches touching the same alerts in different orders can deadlock; PostgreSQL then aborts one.
-  const record = () =>
-    retryOnConflict(
-      () =>
-        ctx.sql.begin(async (tx) => {
-          if (source.integrationId !== null) await requireIntakeIntegration(tx, source.integrationId);
-          return recordInTransaction(tx, ctx, source, inputs, receivedAt);
-        }),
-      (attempt, code) => ctx.logger.warn({ attempt, code }, 'alert batch conflicted with another; retrying'),
-    );
-  // A batch cut off by a failover may have committed: run again, it finds its alerts by their keys
-  // and stores nothing twice. Alerts without a key (no external_id, no fingerprint) would be stored
-  // again, so such a batch is not retried here; its sender retries the 500 as it sees fit.
-  const { result, opened } = inputs.every((input) => alerts.dedupKeyOf(input) !== null)
-    ? await retryCutOff(ctx, 'alert batch', record)
-    : await record();
-  for (const incident of opened) announceIncident(ctx, incident);
+  // Keyed batches may share a transaction with other requests (recordInCompany): if that transaction
+  // fails, each request runs again alone, and a second run finds a first one's alerts by their keys.
+  // Alerts without a key would be stored again, so such a batch always has a transaction of its own.
+  const keyed = inputs.every((input) => alerts.dedupKeyOf(input) !== null);
+  const outcomes = keyed
+    ? await recordInCompany(ctx, source, inputs, receivedAt, (batch, at) =>
+        recordBatch(ctx, source, batch, at, { keyed: true }),
+      )
+    : await recordBatch(ctx, source, inputs, receivedAt, { keyed: false });
+  for (const incident of openedBy(outcomes)) announceIncident(ctx, incident);
+  const result = resultOf(outcomes);
   ctx.metrics.alertsReceived.inc({ integration: source.type }, inputs.length);
   for (const alert of result.alerts) {
     ctx.logger.info(
@@ -69,6 +67,33 @@ export async function recordAlerts(
     );
   }
   return result;
+}
+
+/**
+ * Stores a batch in ONE transaction (a rejected batch stores nothing; an accepted one everything).
+ * Two batches touching the same alerts in different orders can deadlock; PostgreSQL then aborts one,
+ * which runs again.
+ */
+async function recordBatch(
+  ctx: ServiceContext,
+  source: IntakeSource,
+  inputs: readonly AlertInput[],
+  at: Date,
+  { keyed }: { keyed: boolean },
+): Promise<AlertOutcome[]> {
+  const record = () =>
+    retryOnConflict(
+      () =>
+        ctx.sql.begin(async (tx) => {
+          if (source.integrationId !== null) await requireIntakeIntegration(tx, source.integrationId);
+          return recordOutcomes(tx, ctx, source, inputs, at);
+        }),
+      (attempt, code) => ctx.logger.warn({ attempt, code }, 'alert batch conflicted with another; retrying'),
+    );
+  // A batch cut off by a failover may have committed: run again, it finds its alerts by their keys
+  // and stores nothing twice. Alerts without a key (no external_id, no fingerprint) would be stored
+  // again, so such a batch is not retried here; its sender retries the 500 as it sees fit.
+  return keyed ? retryCutOff(ctx, 'alert batch', record) : record();
 }
 
 /**
@@ -116,25 +141,74 @@ async function recordInTransaction(
   inputs: readonly AlertInput[],
   at: Date,
 ): Promise<{ result: IntakeResult; opened: incidents.IncidentRow[] }> {
+  const outcomes = await recordOutcomes(tx, ctx, source, inputs, at);
+  return { result: resultOf(outcomes), opened: openedBy(outcomes) };
+}
+
+/** What recording did to one alert of a batch, in the batch's order. */
+export interface AlertOutcome {
+  kind: StoredKind;
+  suppressed: boolean;
+  /** The incident its routing opened, announced after the commit. */
+  opened: incidents.IncidentRow | null;
+  alert: IntakeResult['alerts'][number];
+}
+
+/** The webhook answer for a batch's alerts (or a part of them: a request recorded in company). */
+function resultOf(outcomes: readonly AlertOutcome[]): IntakeResult {
+  const result = emptyResult(outcomes.length);
+  for (const outcome of outcomes) {
+    if (outcome.kind === 'created') result.created += 1;
+    else if (outcome.kind === 'resolved') result.resolved += 1;
+    else result.updated += 1;
+    if (outcome.suppressed) result.suppressed += 1;
+    if (outcome.opened) result.incidents_created += 1;
+    result.alerts.push(outcome.alert);
+  }
+  return result;
+}
+
+function openedBy(outcomes: readonly AlertOutcome[]): incidents.IncidentRow[] {
+  return outcomes.flatMap((outcome) => (outcome.opened ? [outcome.opened] : []));
+}
+
+/** Stores and routes the batch, one outcome per alert in the batch's order. */
+async function recordOutcomes(
+  tx: TransactionSql,
+  ctx: ServiceContext,
+  source: IntakeSource,
+  inputs: readonly AlertInput[],
+  at: Date,
+): Promise<AlertOutcome[]> {
   const rules = (await routingRules.listRoutingRules(tx, { enabledOnly: true })).sort(byEvaluationOrder);
   const windows = await maintenanceWindows.listActiveWindows(tx, at);
   const scope = { integration: source.scope, integrationId: source.integrationId };
   const preLink = (input: AlertInput) =>
     preLinkFor({ ...input, integration_id: source.integrationId }, rules, windows);
   const stored = await storeBatch(tx, scope, inputs, at, preLink);
-  const result = emptyResult(inputs.length);
-  const opened: incidents.IncidentRow[] = [];
+  const openedTogether = await openPlainIncidentsTogether(
+    tx,
+    ctx,
+    stored,
+    rules,
+    source.escalationPolicyId,
+    at,
+  );
+  const outcomes: AlertOutcome[] = [];
 
   for (const { kind, alert: storedAlert, incidentFlag, preLinked } of stored) {
     let alert = storedAlert;
-    if (kind === 'created') result.created += 1;
-    else if (kind === 'resolved') result.resolved += 1;
-    else result.updated += 1;
+    let suppressed = false;
+    let opened: incidents.IncidentRow | null = null;
 
     if (incidentFlag === 'recount' && alert.incident_id)
       await flagIfAllAlertsResolved(tx, alert.incident_id, at);
     const needsRouting = alert.status === 'firing' && (kind === 'created' || kind === 'refired');
-    if (needsRouting) {
+    const together = openedTogether.get(alert.id);
+    if (together) {
+      opened = together;
+      alert = { ...alert, incident_id: together.id };
+    } else if (needsRouting) {
       const linkedOpen = kind === 'refired' ? await openIncidentOf(tx, alert) : undefined;
       const window = linkedOpen ? undefined : holdingWindow(windows, alert);
       if (linkedOpen) {
@@ -149,29 +223,31 @@ async function recordInTransaction(
         // Maintenance: stored and held back (no incident, nobody paged) until the window ends, when
         // the worker routes what still fires (docs/api.md#maintenance-windows).
         await alerts.holdForMaintenance(tx, alert.id, window.id);
-        result.suppressed += 1;
+        suppressed = true;
         alert = { ...alert, incident_id: null };
       } else {
         const outcome = await routeAlert(tx, ctx, alert, rules, at, source.escalationPolicyId, preLinked);
-        if (outcome.kind === 'suppressed') result.suppressed += 1;
-        if (outcome.kind === 'opened') {
-          result.incidents_created += 1;
-          opened.push(outcome.incident);
-        }
+        if (outcome.kind === 'suppressed') suppressed = true;
+        if (outcome.kind === 'opened') opened = outcome.incident;
         alert = { ...alert, incident_id: incidentOf(outcome) };
       }
     }
-    result.alerts.push({
-      id: alert.id,
-      external_id: alert.external_id,
-      status: alert.status,
-      incident_id: alert.incident_id,
+    outcomes.push({
+      kind,
+      suppressed,
+      opened,
+      alert: {
+        id: alert.id,
+        external_id: alert.external_id,
+        status: alert.status,
+        incident_id: alert.incident_id,
+      },
     });
   }
-  return { result, opened };
+  return outcomes;
 }
 
-type StoredKind = 'created' | 'updated' | 'resolved' | 'refired';
+export type StoredKind = 'created' | 'updated' | 'resolved' | 'refired';
 /**
  * What storing did to each alert, and what its incident's all-resolved flag needs (see planAlertUpdate).
  * `preLinked`: a new alert inserted already linked to the incident it is about to open (`preLinkFor`).

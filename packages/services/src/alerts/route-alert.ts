@@ -17,8 +17,8 @@ import {
 } from '@firebreak/domain';
 import { type AlertStatus, DEFAULT_GROUP_WINDOW_SECONDS } from '@firebreak/schema';
 import type { ServiceContext } from '../context';
-import { openIncident } from '../incidents/create';
-import { divertToStorm } from '../storms/divert';
+import { type AlertOpening, openIncident } from '../incidents/create';
+import { divertToStorm, type WouldOpen } from '../storms/divert';
 import { intakeActor, linkAlert } from './link';
 
 export type RoutingOutcome =
@@ -127,24 +127,61 @@ export async function routeAlert(
       return { kind: 'grouped', ruleId: rule.id, incidentId: open.id };
     }
   }
-  const would = {
-    severity: incidentSeverityFor(alert.severity, actions.severity),
-    routingRuleId: rule.id,
-    escalationPolicyId: actions.escalation_policy_id ?? fallbackPolicyId,
-  };
+  const would = wouldOpen(alert, rule, fallbackPolicyId);
   const storm = await divertToStorm(tx, ctx, alert, would, at);
   if (storm?.kind === 'absorbed') return { kind: 'absorbed', ruleId: rule.id, incidentId: storm.incidentId };
   if (storm?.kind === 'storm_started') return { kind: 'opened', ruleId: rule.id, incident: storm.incident };
-  const incident = await openIncident(
-    tx,
-    ctx,
-    intakeActor,
-    {
+  const { input, options } = alertOpening(alert, rule, group, would, preLinked);
+  const incident = await openIncident(tx, ctx, intakeActor, input, options);
+  return { kind: 'opened', ruleId: rule.id, incident };
+}
+
+/**
+ * The incident a firing alert opens by its own routing and nothing else, or undefined when its routing
+ * is anything else: its first matching rule opens incidents (the one its pre-link was chosen for, so
+ * no maintenance window holds it) and does not group it. Whether a storm takes it instead is for the
+ * caller to ask (`openingsWithoutStorm`); `routeAlert` does both for one alert.
+ */
+export function plainAlertOpening(
+  alert: alerts.AlertRow,
+  rules: readonly routingRules.RoutingRuleRow[],
+  preLinked: alertBatches.AlertPreLink,
+  fallbackPolicyId: string | null,
+): AlertOpening | undefined {
+  const rule = firstMatchingRule(rules, alert);
+  if (!rule || rule.id !== preLinked.routingRuleId) return undefined;
+  const { actions } = rule;
+  if (actions.suppress || !actions.create_incident || incidentGroupKey(actions, alert) !== null)
+    return undefined;
+  return alertOpening(alert, rule, null, wouldOpen(alert, rule, fallbackPolicyId), preLinked);
+}
+
+function wouldOpen(
+  alert: alerts.AlertRow,
+  rule: routingRules.RoutingRuleRow,
+  fallbackPolicyId: string | null,
+): WouldOpen {
+  return {
+    severity: incidentSeverityFor(alert.severity, rule.actions.severity),
+    routingRuleId: rule.id,
+    escalationPolicyId: rule.actions.escalation_policy_id ?? fallbackPolicyId,
+  };
+}
+
+function alertOpening(
+  alert: alerts.AlertRow,
+  rule: routingRules.RoutingRuleRow,
+  group: string | null,
+  would: WouldOpen,
+  preLinked: alertBatches.AlertPreLink | null,
+): AlertOpening {
+  return {
+    input: {
       title: alert.title.slice(0, INCIDENT_TITLE_MAX),
       severity: would.severity,
       description: alert.description ?? '',
     },
-    {
+    options: {
       source: 'alert',
       routingRuleId: rule.id,
       escalationPolicyId: would.escalationPolicyId,
@@ -153,6 +190,5 @@ export async function routeAlert(
       linkAlert: { alert, routingRuleId: rule.id },
       ...(preLinked?.routingRuleId === rule.id ? { preLinkedId: preLinked.incidentId } : {}),
     },
-  );
-  return { kind: 'opened', ruleId: rule.id, incident };
+  };
 }

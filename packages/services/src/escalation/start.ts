@@ -14,3 +14,14 @@ export async function startEscalation(
 ): Promise<void> {
   await escalations.insertEscalation(tx, { incidentId, policyId, dueAt: at });
 }
+
+/** `startEscalation` for incidents opened together, in one statement. */
+export async function startEscalations(
+  tx: Queryable,
+  started: ReadonlyArray<{ incidentId: string; policyId: string; at: Date }>,
+): Promise<void> {
+  await escalations.insertEscalations(
+    tx,
+    started.map(({ incidentId, policyId, at }) => ({ incidentId, policyId, dueAt: at })),
+  );
+}

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { type alerts, incidents, type Queryable, type timeline } from '@firebreak/db';
 import type { Actor, CreateIncidentInput, Incident, IncidentSource } from '@firebreak/schema';
-import { alertLinkedEntry } from '../alerts/link';
+import { alertLinkedEntry, intakeActor } from '../alerts/link';
 import type { ServiceContext } from '../context';
-import { startEscalation } from '../escalation/start';
+import { startEscalation, startEscalations } from '../escalation/start';
 import { wakeOutboxRelay } from '../outbox/wake-relay';
 import { queueWebhookEventFor } from '../outgoing-webhooks/queue-event';
 import { chatJobs } from './chat-jobs';
@@ -67,6 +67,76 @@ export async function openIncident(
   ]);
   const id = options.preLinkedId ?? randomUUID();
   const policyId = reserved.escalationPolicyId;
+  const writes = openingWrites({ id, reserved, actor, input, options, commander, at });
+  const [row] = await Promise.all([
+    incidents.insertOpening(tx, writes),
+    policyId ? startEscalation(tx, id, policyId, at) : undefined,
+    options.completeOpening?.({ id }),
+  ]);
+  await queueWebhookEventFor(tx, reserved.webhookIds, 'incident.created', id, at);
+  return row;
+}
+
+/** An incident an alert opens, as routing decided it (`openIncident`'s input and options). */
+export interface AlertOpening {
+  input: CreateIncidentInput;
+  options: OpenIncidentOptions & { linkAlert: NonNullable<OpenIncidentOptions['linkAlert']> };
+}
+
+/**
+ * Opens several alerts' incidents at once, in the caller's transaction (an intake transaction that
+ * records many requests' alerts, docs/decisions.md#intake-in-company): exactly what `openIncident`
+ * writes for each, but in the same two round trips however many they are — one reserves every number
+ * and policy, one statement writes every incident, entry, outbox row and link, the escalations'
+ * insert pipelined behind it. Numbers follow the order given. No commander, no `completeOpening`:
+ * what routing opens for an alert has neither. The caller announces each after its commit.
+ */
+export async function openAlertIncidents(
+  tx: Queryable,
+  ctx: ServiceContext,
+  openings: readonly AlertOpening[],
+): Promise<incidents.IncidentRow[]> {
+  const at = ctx.now();
+  const { openings: reserved, webhookIds } = await incidents.reserveIncidentOpenings(
+    tx,
+    openings.map(({ options }) => options.escalationPolicyId ?? null),
+  );
+  const writes = openings.map(({ input, options }, i) =>
+    openingWrites({
+      id: options.preLinkedId ?? randomUUID(),
+      reserved: reserved[i]!,
+      actor: intakeActor,
+      input,
+      options,
+      commander: undefined,
+      at,
+    }),
+  );
+  const started = writes.flatMap(({ incident }) =>
+    incident.escalationPolicyId
+      ? [{ incidentId: incident.id, policyId: incident.escalationPolicyId, at }]
+      : [],
+  );
+  const [rows] = await Promise.all([incidents.insertOpenings(tx, writes), startEscalations(tx, started)]);
+  for (const row of rows) await queueWebhookEventFor(tx, webhookIds, 'incident.created', row.id, at);
+  return rows;
+}
+
+/**
+ * An opening's writes besides its escalation (`incidents.insertOpenings`): the row, its
+ * `incident_created` entry, the commander's entry if one is named, the outbox row that opens its chat
+ * channel, and the link of the alert that opened it with its entry and its post to the channel.
+ */
+function openingWrites(opening: {
+  id: string;
+  reserved: incidents.ReservedOpening;
+  actor: Actor;
+  input: CreateIncidentInput;
+  options: OpenIncidentOptions;
+  commander: Awaited<ReturnType<typeof requireCommander>> | undefined;
+  at: Date;
+}): incidents.OpeningWrites {
+  const { id, reserved, actor, input, options, commander, at } = opening;
   const entries: Array<timeline.InsertTimelineEntry & { id: string }> = [
     {
       id: randomUUID(),
@@ -94,39 +164,33 @@ export async function openIncident(
     entries.push(linked);
     jobs.push(chatJobs.postEntry(id, linked.id));
   }
-  const [row] = await Promise.all([
-    incidents.insertOpening(tx, {
-      incident: {
-        id,
-        number: reserved.number,
-        title: input.title,
-        description: input.description ?? '',
-        severity: input.severity,
-        source: options.source,
-        commanderId: commander?.id ?? null,
-        escalationPolicyId: policyId,
-        routingRuleId: options.routingRuleId ?? null,
-        openedByAlertId: options.openedByAlertId ?? null,
-        groupKey: options.groupKey ?? null,
-        createdAt: at,
-      },
-      entries,
-      jobs,
-      ...(link
-        ? {
-            linkedAlert: {
-              id: link.alert.id,
-              routingRuleId: link.routingRuleId,
-              preLinked: options.preLinkedId !== undefined,
-            },
-          }
-        : {}),
-    }),
-    policyId ? startEscalation(tx, id, policyId, at) : undefined,
-    options.completeOpening?.({ id }),
-  ]);
-  await queueWebhookEventFor(tx, reserved.webhookIds, 'incident.created', id, at);
-  return row;
+  return {
+    incident: {
+      id,
+      number: reserved.number,
+      title: input.title,
+      description: input.description ?? '',
+      severity: input.severity,
+      source: options.source,
+      commanderId: commander?.id ?? null,
+      escalationPolicyId: reserved.escalationPolicyId,
+      routingRuleId: options.routingRuleId ?? null,
+      openedByAlertId: options.openedByAlertId ?? null,
+      groupKey: options.groupKey ?? null,
+      createdAt: at,
+    },
+    entries,
+    jobs,
+    ...(link
+      ? {
+          linkedAlert: {
+            id: link.alert.id,
+            routingRuleId: link.routingRuleId,
+            preLinked: options.preLinkedId !== undefined,
+          },
+        }
+      : {}),
+  };
 }
 
 /**

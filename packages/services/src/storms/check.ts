@@ -18,6 +18,41 @@ export async function checkStorm(tx: Queryable, rulePolicyId: string | null, at:
   return fromRow(await storms.readStormCheck(tx, at, { rulePolicyId, locked: true }));
 }
 
+/**
+ * For openings about to happen together (one per entry of `rulePolicyIds`, in the scope of the policy
+ * each would page), the rule policies whose openings may all open without a storm decision: storm
+ * mode is off, or their scope has no open storm and stays within the threshold counting every one of
+ * the scope's openings here (`checkStorm` would then answer "open" to each in turn, as its unlocked
+ * read does). The others go through `checkStorm` one at a time. One unlocked read per rule policy,
+ * pipelined.
+ */
+export async function openingsWithoutStorm(
+  tx: Queryable,
+  rulePolicyIds: ReadonlyArray<string | null>,
+  at: Date,
+): Promise<Set<string | null>> {
+  const distinct = [...new Set(rulePolicyIds)];
+  const checks = await Promise.all(
+    distinct.map(async (rulePolicyId) =>
+      fromRow(await storms.readStormCheck(tx, at, { rulePolicyId, locked: false })),
+    ),
+  );
+  // Two rule policies may page the same scope (no policy of its own, or the installation default).
+  const openingsInScope = new Map<string, number>();
+  distinct.forEach((rulePolicyId, i) => {
+    const count = rulePolicyIds.filter((id) => id === rulePolicyId).length;
+    openingsInScope.set(checks[i]!.scope, (openingsInScope.get(checks[i]!.scope) ?? 0) + count);
+  });
+  return new Set(
+    distinct.filter((_, i) => {
+      const check = checks[i]!;
+      if (!check.enabled) return true;
+      const openings = openingsInScope.get(check.scope)!;
+      return check.storm === null && check.recentIncidents + openings <= check.thresholdIncidents;
+    }),
+  );
+}
+
 function fromRow(row: storms.StormCheckRow): StormCheck {
   return {
     enabled: row.enabled,
