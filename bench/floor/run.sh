@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The database's share of an incident opening, without the service: pgbench runs a stored alert's write
 # and an opening's writes (as the intake commits them, the alert inserted already linked, and as it did
-# before migration 0031, linking the alert by an update) at 32 connections, alternating, on a database
+# before migration 0031, linking the alert by an update; and eight openings written together, as a
+# transaction of requests in company writes them) at 32 connections, alternating, on a database
 # of its own created from the migrations and dropped after
 # (docs/decisions.md#incident-opening-in-two-round-trips). Usage: bench/floor/run.sh [admin URL]
 # (default: the local PostgreSQL). Needs psql and pgbench.
@@ -17,8 +18,12 @@ for migration in "$here"/../../packages/db/migrations/*.sql; do
 done
 psql -q "$url" -c "insert into routing_rules (name, priority, actions) values ('floor', 1, '{\"create_incident\": true}')"
 for round in 1 2 3; do
-  for script in store open open-then-link; do
+  for script in store open open-then-link open-together; do
     tps=$(pgbench -n -M prepared -c 32 -j 2 -T 8 -f "$here/$script.sql" "$url" 2>&1 | sed -n 's/^tps = \([0-9.]*\).*/\1/p')
-    printf 'round %s  %-15s %6.0f tx/s\n' "$round" "$script" "$tps"
+    if [ "$script" = open-together ]; then
+      printf 'round %s  %-15s %6.0f tx/s  (%.0f openings/s)\n' "$round" "$script" "$tps" "$(awk -v t="$tps" 'BEGIN { print t * 8 }')"
+    else
+      printf 'round %s  %-15s %6.0f tx/s\n' "$round" "$script" "$tps"
+    fi
   done
 done

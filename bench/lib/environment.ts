@@ -9,7 +9,6 @@ const repoRoot = resolve(import.meta.dirname, '../..');
 const ADMIN = { email: 'bench@example.test', password: 'bench-password-123' };
 
 export interface RunningEnvironment extends BenchEnvironment {
-  serverPid: number;
   stop(): Promise<void>;
 }
 

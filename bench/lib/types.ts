@@ -15,6 +15,8 @@ export interface BenchEnvironment {
   /** PostgreSQL URL of the server's database (for seeding). */
   databaseUrl: string;
   redisUrl: string;
+  /** The server's process (its HTTP processes are its children), for CPU and memory readings. */
+  serverPid: number;
 }
 
 export interface Benchmark {

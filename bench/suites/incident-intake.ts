@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import postgres from 'postgres';
+import { coresUsedDuring } from '../lib/cpu';
 import { settle } from '../lib/environment';
 import { type LoadResult, load } from '../lib/load';
 import type { BenchEnvironment, Benchmark, BenchResult } from '../lib/types';
@@ -47,20 +50,52 @@ async function pageSomeone(env: BenchEnvironment): Promise<void> {
   await api(env, 'PATCH', '/api/v1/settings', { default_escalation_policy_id: policy.id });
 }
 
-async function measure(env: BenchEnvironment, severity: 'info' | 'critical'): Promise<LoadResult> {
+/** CPU milliseconds each part of the machine spent per request of a run. */
+type CpuPerRequest = Record<'PostgreSQL' | 'server' | 'load generator' | 'rest', number>;
+type Measured = LoadResult & { cpu: CpuPerRequest };
+
+/** The private PostgreSQL's postmaster: the parent of a backend (it runs on this machine). */
+async function postmasterPid(databaseUrl: string): Promise<number> {
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    const [row] = await sql<{ pid: number }[]>`select pg_backend_pid() as pid`;
+    const stat = readFileSync(`/proc/${row!.pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } finally {
+    await sql.end();
+  }
+}
+
+async function measure(
+  env: BenchEnvironment,
+  severity: 'info' | 'critical',
+  pgPid: number,
+): Promise<Measured> {
   await settle(env.databaseUrl);
-  const run = await load({
-    url: `${env.url}${PATH}`,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    connections: 32,
-    durationSeconds: 10,
-    makeBody: single(severity),
-  });
+  const { result: run, cores } = await coresUsedDuring({ PostgreSQL: [pgPid], server: [env.serverPid] }, () =>
+    load({
+      url: `${env.url}${PATH}`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      connections: 32,
+      durationSeconds: 10,
+      makeBody: single(severity),
+    }),
+  );
   if (run.non2xx > 0 || run.errors > 0 || run.timeouts > 0) {
     throw new Error(`${severity}: ${run.non2xx} non-2xx, ${run.errors} errors, ${run.timeouts} timeouts`);
   }
-  return run;
+  // Cores used over requests a second: CPU seconds per request, in milliseconds.
+  const perRequest = (used: number | undefined) => ((used ?? 0) / run.requestsPerSecond) * 1000;
+  return {
+    ...run,
+    cpu: {
+      PostgreSQL: perRequest(cores.PostgreSQL),
+      server: perRequest(cores.server),
+      'load generator': perRequest(cores['load generator (this process)']),
+      rest: perRequest(cores['everything else on the machine']),
+    },
+  };
 }
 
 /**
@@ -77,18 +112,19 @@ export const incidentIntake: Benchmark = {
     // Distinct failures at this rate are a storm: storm mode would absorb all but the first ten into one
     // incident. This measures openings; the storm suite measures storms.
     await api(env, 'PATCH', '/api/v1/settings', { storm_mode_enabled: false });
-    const stored: LoadResult[] = [];
-    const opened: LoadResult[] = [];
+    const pgPid = await postmasterPid(env.databaseUrl);
+    const stored: Measured[] = [];
+    const opened: Measured[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const openingFirst = round % 2 === 1;
-      if (openingFirst) opened.push(await measure(env, 'critical'));
-      stored.push(await measure(env, 'info'));
-      if (!openingFirst) opened.push(await measure(env, 'critical'));
+      if (openingFirst) opened.push(await measure(env, 'critical', pgPid));
+      stored.push(await measure(env, 'info', pgPid));
+      if (!openingFirst) opened.push(await measure(env, 'critical', pgPid));
     }
     await pageSomeone(env);
-    const paged = await measure(env, 'critical');
+    const paged = await measure(env, 'critical', pgPid);
     await api(env, 'PATCH', '/api/v1/settings', { storm_mode_enabled: true });
-    const mean = (runs: LoadResult[], of: (run: LoadResult) => number) =>
+    const mean = (runs: Measured[], of: (run: Measured) => number) =>
       runs.reduce((sum, run) => sum + of(run), 0) / runs.length;
     const storedRate = mean(stored, (run) => run.requestsPerSecond);
     const openedRate = mean(opened, (run) => run.requestsPerSecond);
@@ -113,6 +149,11 @@ export const incidentIntake: Benchmark = {
       },
       { name: 'incident-opening, each paged (c=32)', value: paged.requestsPerSecond, unit: 'req/s' },
       { name: '  latency p99', value: paged.p99Ms, unit: 'ms' },
+      // Where a request's machine time goes: on two shared cores, the ratio follows the CPU per request.
+      ...(['PostgreSQL', 'server', 'load generator', 'rest'] as const).flatMap((part) => [
+        { name: `CPU per stored request: ${part}`, value: mean(stored, (run) => run.cpu[part]), unit: 'ms' },
+        { name: `CPU per opening request: ${part}`, value: mean(opened, (run) => run.cpu[part]), unit: 'ms' },
+      ]),
     ];
     return results;
   },
