@@ -10,7 +10,7 @@ import type { StormCheck } from '@firebreak/domain';
  * a lock held to the commit would make every incident opening of the installation commit one at a
  * time. The price: openings that arrive at the very same moment as the threshold is crossed may each
  * open their incident before the first storm decision, so a burst can overshoot the threshold by up to
- * the number of requests in flight (docs/decisions.md#alert-storms).
+ * the openings of the transactions in flight (docs/decisions.md#alert-storms).
  */
 export async function checkStorm(tx: Queryable, rulePolicyId: string | null, at: Date): Promise<StormCheck> {
   const peek = fromRow(await storms.readStormCheck(tx, at, { rulePolicyId, locked: false }));
