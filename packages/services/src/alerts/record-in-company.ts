@@ -36,10 +36,10 @@ const lanesByPool = new WeakMap<Sql, Map<string, Lane>>();
  * (docs/decisions.md#intake-in-company).
  *
  * Each request gets the outcomes of its own alerts. If a shared transaction fails, each of its
- * requests runs again alone, so one request's failure (a deleted integration, a value the database
- * refuses) is only its own; `record` must therefore be safe to run again after a failure that may
- * have committed (keyed alerts are found again by their keys). The shared transaction's time is the
- * newest request's arrival, so no alert is recorded as received before it came.
+ * requests runs again alone, so one request's failure (a value the database refuses) is only its
+ * own; `record` must therefore be safe to run again after a failure that may have committed (keyed
+ * alerts are found again by their keys). The shared transaction's time is the newest request's
+ * arrival, so no alert is recorded as received before it came.
  */
 export function recordInCompany(
   ctx: Pick<ServiceContext, 'sql' | 'metrics'>,
