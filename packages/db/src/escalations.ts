@@ -26,11 +26,13 @@ export async function insertEscalations(
   const rows = started.map((escalation) => ({
     incident_id: escalation.incidentId,
     policy_id: escalation.policyId,
-    next_due_at: escalation.dueAt,
-    created_at: escalation.dueAt,
-    updated_at: escalation.dueAt,
+    due_at: escalation.dueAt.toISOString(),
   }));
-  await sql`insert into incident_escalations ${sql(rows)}`;
+  // One jsonb parameter however many: one text for any count (docs/decisions.md#one-text-per-statement).
+  await sql`
+    insert into incident_escalations (incident_id, policy_id, next_due_at, created_at, updated_at)
+    select r.incident_id, r.policy_id, r.due_at, r.due_at, r.due_at
+    from jsonb_to_recordset(${sql.json(rows as never)}) as r(incident_id uuid, policy_id uuid, due_at timestamptz)`;
 }
 
 export async function lockEscalation(sql: Queryable, incidentId: string): Promise<EscalationRow | undefined> {

@@ -1,9 +1,9 @@
 import type { IncidentSeverity, IncidentSource } from '@firebreak/schema';
 import type { Queryable } from './client';
 import type { IncidentRow } from './incidents';
-import type { OutboxJob } from './outbox';
+import { type OutboxJob, outboxInsertSql } from './outbox';
 import { settingKeys } from './settings';
-import type { InsertTimelineEntry } from './timeline';
+import { type InsertTimelineEntry, timelineInsertSql } from './timeline';
 
 export interface InsertIncident {
   /** Chosen by the caller (a random UUID), so that writes naming the incident need not wait for it. */
@@ -110,7 +110,7 @@ function incidentsInsertSql(sql: Queryable, incidents: readonly InsertIncident[]
     group_key: incident.groupKey ?? null,
     created_at: incident.createdAt.toISOString(),
   }));
-  // One parameter however many rows, so the statement's text (and its prepared plan) is always the same.
+  // One parameter however many rows: one text for any count (docs/decisions.md#one-text-per-statement).
   return sql`
     insert into incidents (id, number, title, description, severity, source, commander_id,
                            escalation_policy_id, routing_rule_id, opened_by_alert_id, group_key,
@@ -145,32 +145,18 @@ export interface OpeningWrites {
  * written one by one, and an opening is what an outage is made of
  * (docs/decisions.md#incident-opening-in-two-round-trips). The rows of the entries and of the outbox
  * are each inserted by one `insert`, in the order given, so their sequences number them in that order;
- * the foreign keys to the new incidents are checked at the statement's end, when they exist. Returns
- * the incidents in the order given.
+ * the foreign keys to the new incidents are checked at the statement's end, when they exist. Every
+ * part goes in as one jsonb parameter and every part is always there (an empty one writes nothing), so
+ * the statement has one text for any number of openings, entries, jobs and links: one prepared
+ * statement per connection instead of one per shape (docs/decisions.md#one-text-per-statement).
+ * Returns the incidents in the order given.
  */
 export async function insertOpenings(
   sql: Queryable,
   openings: readonly OpeningWrites[],
 ): Promise<IncidentRow[]> {
-  const entries = openings.flatMap((opening) =>
-    opening.entries.map((entry) => ({
-      id: entry.id,
-      incident_id: entry.incidentId,
-      type: entry.type,
-      actor_type: entry.actor.type,
-      actor_id: entry.actor.id ?? null,
-      actor_name: entry.actor.name ?? null,
-      data: entry.data,
-      created_at: entry.at,
-    })),
-  );
-  const jobs = openings.flatMap((opening) =>
-    opening.jobs.map((job) => ({
-      job_name: job.name,
-      payload: job.payload,
-      ordering_key: job.orderingKey ?? null,
-    })),
-  );
+  const entries = openings.flatMap((opening) => opening.entries);
+  const jobs = openings.flatMap((opening) => opening.jobs);
   const links = openings.flatMap(({ incident, linkedAlert: link }) =>
     link && !link.preLinked
       ? [{ id: link.id, incident_id: incident.id, routing_rule_id: link.routingRuleId }]
@@ -181,18 +167,13 @@ export async function insertOpenings(
       sql,
       openings.map((opening) => opening.incident),
     )} returning *)
-    ${entries.length > 0 ? sql`, entries as (insert into timeline_entries ${sql(entries as never)})` : sql``}
-    ${jobs.length > 0 ? sql`, jobs as (insert into outbox ${sql(jobs as never)})` : sql``}
-    ${
-      links.length > 0
-        ? sql`, linked as (
-            update alerts a set incident_id = l.incident_id, routing_rule_id = l.routing_rule_id,
-                                suppressed = false, maintenance_window_id = null
-            from jsonb_to_recordset(${sql.json(links as never)}) as l(id uuid, incident_id uuid,
-                                                                    routing_rule_id uuid)
-            where a.id = l.id)`
-        : sql``
-    }
+    , entries as (${timelineInsertSql(sql, entries)})
+    , jobs as (${outboxInsertSql(sql, jobs)})
+    , linked as (
+        update alerts a set incident_id = l.incident_id, routing_rule_id = l.routing_rule_id,
+                            suppressed = false, maintenance_window_id = null
+        from jsonb_to_recordset(${sql.json(links as never)}) as l(id uuid, incident_id uuid, routing_rule_id uuid)
+        where a.id = l.id)
     select * from incident`;
   const byId = new Map(rows.map((row) => [row.id, row]));
   return openings.map((opening) => byId.get(opening.incident.id)!);

@@ -21,13 +21,27 @@ export type OutboxJob = {
  */
 export async function insertOutboxRows(sql: Queryable, jobs: readonly OutboxJob[]): Promise<void> {
   if (jobs.length === 0) return;
-  const values = jobs.map((job) => ({
+  await outboxInsertSql(sql, jobs);
+}
+
+/**
+ * The insert of outbox rows (no `returning`), ids given in the order of `jobs`. The rows go in as ONE
+ * jsonb parameter, so the statement has one text however many there are
+ * (docs/decisions.md#one-text-per-statement).
+ */
+export function outboxInsertSql(sql: Queryable, jobs: readonly OutboxJob[]) {
+  const rows = jobs.map((job) => ({
     job_name: job.name,
     payload: job.payload,
     ordering_key: job.orderingKey ?? null,
-    ...(job.availableAt ? { available_at: job.availableAt } : {}),
+    available_at: job.availableAt?.toISOString() ?? null,
   }));
-  await sql`insert into outbox ${sql(values as never)}`;
+  return sql`
+    insert into outbox (job_name, payload, ordering_key, available_at)
+    select r.value ->> 'job_name', r.value -> 'payload', r.value ->> 'ordering_key',
+           coalesce((r.value ->> 'available_at')::timestamptz, now())
+    from jsonb_array_elements(${sql.json(rows as never)}) with ordinality as r(value, n)
+    order by r.n`;
 }
 
 export interface OutboxRow {

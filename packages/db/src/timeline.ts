@@ -34,6 +34,33 @@ export async function insertTimelineEntry(sql: Queryable, entry: InsertTimelineE
   return row!;
 }
 
+/**
+ * The insert of entries (no `returning`), sequenced in the order given. One jsonb parameter however
+ * many entries, so the statement has one text (docs/decisions.md#one-text-per-statement).
+ */
+export function timelineInsertSql(
+  sql: Queryable,
+  entries: ReadonlyArray<InsertTimelineEntry & { id: string }>,
+) {
+  const rows = entries.map((entry) => ({
+    id: entry.id,
+    incident_id: entry.incidentId,
+    type: entry.type,
+    actor_type: entry.actor.type,
+    actor_id: entry.actor.id ?? null,
+    actor_name: entry.actor.name ?? null,
+    data: entry.data,
+    created_at: entry.at.toISOString(),
+  }));
+  return sql`
+    insert into timeline_entries (id, incident_id, type, actor_type, actor_id, actor_name, data, created_at)
+    select (r.value ->> 'id')::uuid, (r.value ->> 'incident_id')::uuid, r.value ->> 'type',
+           r.value ->> 'actor_type', (r.value ->> 'actor_id')::uuid, r.value ->> 'actor_name',
+           r.value -> 'data', (r.value ->> 'created_at')::timestamptz
+    from jsonb_array_elements(${sql.json(rows as never)}) with ordinality as r(value, n)
+    order by r.n`;
+}
+
 /** One page, oldest first: the entries after `afterSeq` (the cursor), at most `limit`. */
 export async function listTimelinePage(
   sql: Queryable,
