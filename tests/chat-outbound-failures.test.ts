@@ -3,13 +3,20 @@
 // retries, and an incident that is never held back.
 
 import { createChatClient } from '@firebreak/chat-client';
-import { addNote, getIncident } from '@firebreak/services';
+import { addNote, getIncident, recordAlerts } from '@firebreak/services';
 import { waitFor } from '@firebreak/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChatCallError } from '../apps/chat/src/outbound/errors';
 import { runChatJob } from '../apps/chat/src/outbound/job';
 import { openChannel } from '../apps/chat/src/outbound/open-channel';
-import { actor, type ChatHarness, PUBLIC_URL, startChatHarness, texts } from './support/chat-outbound';
+import {
+  actor,
+  type ChatHarness,
+  firingAlert,
+  PUBLIC_URL,
+  startChatHarness,
+  texts,
+} from './support/chat-outbound';
 
 let h: ChatHarness | undefined;
 
@@ -67,6 +74,23 @@ describe('refusals that retrying cannot fix', () => {
       'ok', // the card
       'channel_not_found',
       'channel_not_found',
+    ]);
+  });
+
+  it('a refused card: reported once, and the alert that opened the incident is still posted', async () => {
+    h = await startChatHarness();
+    // The first message of a new channel is its card.
+    h.fake.failNext('chat.postMessage', 'invalid_blocks');
+    const result = await recordAlerts(h.runtime.ctx, 'generic', [firingAlert('card-refused')]);
+    const incidentId = result.alerts[0]!.incident_id!;
+    await waitFor(logged('slack: post message failed: invalid_blocks'), { what: 'log line' });
+    await h.idle();
+    expect(await h.failures(incidentId)).toEqual([{ operation: 'post_card', code: 'invalid_blocks' }]);
+    const channelId = (await getIncident(h.runtime.ctx, { id: incidentId })).chat_channel!.id;
+    expect(texts(h.fake, channelId)).toEqual(['🔔 Alert linked: *Disk full card-refused* (critical).']);
+    expect(h.fake.callsTo('chat.postMessage').map((c) => c.response?.error ?? 'ok')).toEqual([
+      'invalid_blocks',
+      'ok',
     ]);
   });
 

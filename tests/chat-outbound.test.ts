@@ -1,7 +1,7 @@
 // Outbound chat (docs/integrations/slack.md): channel, card, posts and card updates, against the fake
 // chat API on real PostgreSQL and Redis.
 import { chat } from '@firebreak/db';
-import { addNote, getIncident, getTimeline, updateIncident } from '@firebreak/services';
+import { addNote, getIncident, getTimeline, recordAlerts, updateIncident } from '@firebreak/services';
 import { waitFor } from '@firebreak/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { incidentChannelName } from '../apps/chat/src/outbound/channel-name';
@@ -9,6 +9,7 @@ import {
   actor,
   type ChatHarness,
   chatUser,
+  firingAlert,
   PUBLIC_URL,
   startChatHarness,
   texts,
@@ -96,6 +97,20 @@ describe('opening the channel', () => {
     await h.idle();
     expect(h.fake.callsTo('conversations.create')).toHaveLength(1);
     expect(h.fake.channels()).toHaveLength(1);
+  });
+
+  it('posts the alert that opened the incident under the card, with the opening job alone', async () => {
+    h = await startChatHarness();
+    const result = await recordAlerts(h.runtime.ctx, 'generic', [firingAlert('disk-full-db-1')]);
+    const incidentId = result.alerts[0]!.incident_id!;
+    const channelId = await h.channelOf(incidentId);
+    await waitFor(() => h!.fake.messages(channelId).length === 2, { what: 'the alert under the card' });
+    await h.idle();
+    expect(texts(h.fake, channelId)[1]).toBe('🔔 Alert linked: *Disk full disk-full-db-1* (critical).');
+    const jobs = await h.runtime.sql<{ job_name: string }[]>`
+      select job_name from outbox where ordering_key = ${incidentId} order by id`;
+    expect(jobs.map((job) => job.job_name)).toEqual(['chat.open_channel']);
+    expect(h.fake.messages(channelId)).toHaveLength(2);
   });
 
   it('does nothing, and lets the queue drain, when chat is off', async () => {

@@ -2,7 +2,7 @@
 // (packages/testing), with the outbox relay that feeds it.
 import { chat, users } from '@firebreak/db';
 import { createTestRuntime, type TestRuntime } from '@firebreak/runtime/testing';
-import { CreateEscalationPolicyInput, type Incident } from '@firebreak/schema';
+import { type AlertInput, CreateEscalationPolicyInput, type Incident } from '@firebreak/schema';
 import { createEscalationPolicy, createIncident, setDefaultEscalationPolicy } from '@firebreak/services';
 import { type FakeChatApi, type FakeChatApiOptions, startFakeChatApi, waitFor } from '@firebreak/testing';
 import { type RunningWorker, startWorker } from '@firebreak/worker';
@@ -122,4 +122,21 @@ export async function defaultPolicyPaging(runtime: TestRuntime, userIds: string[
 /** Texts of the messages in a channel of the fake, oldest first. */
 export function texts(fake: FakeChatApi, channelId: string): string[] {
   return fake.messages(channelId).map((m) => m.text ?? '');
+}
+
+/** A firing critical alert as a webhook's parser hands it over: the default rule opens an incident. */
+export function firingAlert(externalId: string): AlertInput {
+  return {
+    title: `Disk full ${externalId}`,
+    description: null,
+    severity: 'critical',
+    status: 'firing',
+    externalId,
+    fingerprint: null,
+    source: null,
+    labels: {},
+    annotations: {},
+    startedAt: new Date(),
+    endedAt: null,
+  };
 }

@@ -16,7 +16,7 @@ import type { ChatJob } from './job';
 
 /**
  * `chat.open_channel`: create `inc-<number>-<slug>`, set its topic and purpose, post the card, then
- * whatever the incident wrote meanwhile. Each step is skipped when already done, so a retried (or
+ * whatever the incident wrote with it and meanwhile. Each step is skipped when already done, so a retried (or
  * duplicate) job continues where the last one stopped, and never makes a second channel: the channel
  * is stored with a conditional update, and a creation whose answer was lost is adopted (below).
  */
@@ -43,7 +43,9 @@ export async function openChannel(jc: ChatJob): Promise<void> {
     if (channel.cardTs) await recordCard(jc, incident, channel.id, channel.cardTs);
   }
   if (incident.chat_topic === null) await setUpChannel(jc, incident, channelId);
-  if (!incident.chat_card_ts && !(await postCard(jc, incident, channelId))) return;
+  if (!incident.chat_card_ts) await postCard(jc, incident, channelId);
+  // Even when the card was refused (and reported): the opening queues no job of its own for the entries
+  // written with it (the alert's link, the lead), so this is where the channel hears them.
   await flushChannel(jc, null);
 }
 
@@ -101,17 +103,15 @@ async function setUpChannel(jc: ChatJob, incident: ChatIncident, channelId: stri
   await recordChannelTopic(jc.session, topic);
 }
 
-/** The card; it stands for the entries written at creation. False when the channel refused it. */
-async function postCard(jc: ChatJob, incident: ChatIncident, channelId: string): Promise<boolean> {
+/** The card; it stands for the incident's `incident_created` entry. A refusal is reported. */
+async function postCard(jc: ChatJob, incident: ChatIncident, channelId: string): Promise<void> {
   const card = jc.platform.render.card(incident, jc.publicUrl);
   try {
     const ts = await postInChannel(jc, channelId, 'post_card', card);
     await recordCard(jc, incident, channelId, ts);
-    return true;
   } catch (error) {
     if (!isRefusal(error)) throw error;
     await reportRefusal(jc, error);
-    return false;
   }
 }
 

@@ -56,7 +56,7 @@ describe('an alert that opens an incident', () => {
     await wakes.stop();
   });
 
-  it('writes the opening in order: timeline, then outbox rows channel → alert post, and the escalation due now', async () => {
+  it('writes the opening in order: timeline, then the one outbox row that opens the channel, and the escalation due now', async () => {
     const [policy] = await t.ctx.sql<{ id: string }[]>`
       insert into escalation_policies (name) values ('Default') returning id`;
     await settings.putSetting(t.ctx.sql, settingKeys.defaultEscalationPolicy, policy!.id);
@@ -74,7 +74,8 @@ describe('an alert that opens an incident', () => {
     const jobs = await t.ctx.sql<{ job_name: string }[]>`
       select job_name from outbox where ordering_key = ${incidentId} order by id`;
     // No escalation job: the reconciler fires the due step when the opening's wake-up reaches it.
-    expect(jobs.map((job) => job.job_name)).toEqual(['chat.open_channel', 'chat.post_timeline_entry']);
+    // One chat job: opening the channel also posts the alert's link.
+    expect(jobs.map((job) => job.job_name)).toEqual(['chat.open_channel']);
     const [escalation] = await t.ctx.sql<{ policy_id: string }[]>`
       select policy_id from incident_escalations where incident_id = ${incidentId}`;
     expect(escalation!.policy_id).toBe(policy!.id);

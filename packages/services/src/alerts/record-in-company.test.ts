@@ -152,7 +152,7 @@ describe('incidents opened together', () => {
     for (const incident of incidents) {
       expect(incident.policy).toBe(policy!.id);
       expect(incident.entries).toEqual(['incident_created', 'alert_linked']);
-      expect(incident.jobs).toEqual(['chat.open_channel', 'chat.post_timeline_entry']);
+      expect(incident.jobs).toEqual(['chat.open_channel']);
     }
     const [escalations] = await t.ctx.sql<{ n: number }[]>`
       select count(*)::int as n from incident_escalations where policy_id = ${policy!.id} and next_due_at is not null`;

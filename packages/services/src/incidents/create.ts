@@ -124,8 +124,8 @@ export async function openAlertIncidents(
 
 /**
  * An opening's writes besides its escalation (`incidents.insertOpenings`): the row, its
- * `incident_created` entry, the commander's entry if one is named, the outbox row that opens its chat
- * channel, and the link of the alert that opened it with its entry and its post to the channel.
+ * `incident_created` entry, the commander's entry if one is named, the link of the alert that opened it
+ * with its entry, and the one outbox row that opens its chat channel and posts those entries there.
  */
 function openingWrites(opening: {
   id: string;
@@ -157,13 +157,8 @@ function openingWrites(opening: {
       at,
     });
   }
-  const jobs = [chatJobs.openChannel(id)];
   const link = options.linkAlert;
-  if (link) {
-    const linked = alertLinkedEntry(link.alert, id, { at });
-    entries.push(linked);
-    jobs.push(chatJobs.postEntry(id, linked.id));
-  }
+  if (link) entries.push(alertLinkedEntry(link.alert, id, { at }));
   return {
     incident: {
       id,
@@ -180,7 +175,8 @@ function openingWrites(opening: {
       createdAt: at,
     },
     entries,
-    jobs,
+    // One job: opening the channel posts every entry written with it (the lead, the alert's link).
+    jobs: [chatJobs.openChannel(id)],
     ...(link
       ? {
           linkedAlert: {
