@@ -5,6 +5,7 @@ import { coresUsedDuring } from '../lib/cpu';
 import { settle } from '../lib/environment';
 import { type LoadResult, load } from '../lib/load';
 import type { BenchEnvironment, Benchmark, BenchResult } from '../lib/types';
+import { type WalWritten, walWrittenDuring } from '../lib/wal';
 
 const PATH = '/api/v1/webhooks/generic';
 const ROUNDS = 2;
@@ -52,7 +53,16 @@ async function pageSomeone(env: BenchEnvironment): Promise<void> {
 
 /** CPU milliseconds each part of the machine spent per request of a run. */
 type CpuPerRequest = Record<'PostgreSQL' | 'server' | 'load generator' | 'rest', number>;
-type Measured = LoadResult & { cpu: CpuPerRequest };
+type Measured = LoadResult & { cpu: CpuPerRequest; wal: WalWritten; busiestShare: number };
+
+/** Requests each HTTP process has answered so far, from the server's own counter. */
+async function requestsByProcess(env: BenchEnvironment): Promise<Map<string, number>> {
+  const metrics = await (await fetch(`${env.url}/metrics`)).text();
+  const counts = metrics.matchAll(/^firebreak_http_requests_by_process_total\{process="(\d+)"\} (\d+)$/gm);
+  return new Map([...counts].map((match) => [match[1]!, Number(match[2])]));
+}
+
+const walUnit = { bytes: 'bytes', records: 'records', fullPageImages: 'full-page images' } as const;
 
 /** The private PostgreSQL's postmaster: the parent of a backend (it runs on this machine). */
 async function postmasterPid(databaseUrl: string): Promise<number> {
@@ -72,15 +82,24 @@ async function measure(
   pgPid: number,
 ): Promise<Measured> {
   await settle(env.databaseUrl);
-  const { result: run, cores } = await coresUsedDuring({ PostgreSQL: [pgPid], server: [env.serverPid] }, () =>
-    load({
-      url: `${env.url}${PATH}`,
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      connections: 32,
-      durationSeconds: 10,
-      makeBody: single(severity),
-    }),
+  const answeredBefore = await requestsByProcess(env);
+  const {
+    result: { result: run, cores },
+    wal,
+  } = await walWrittenDuring(env.databaseUrl, () =>
+    coresUsedDuring({ PostgreSQL: [pgPid], server: [env.serverPid] }, () =>
+      load({
+        url: `${env.url}${PATH}`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        connections: 32,
+        durationSeconds: 10,
+        makeBody: single(severity),
+      }),
+    ),
+  );
+  const answered = [...(await requestsByProcess(env))].map(
+    ([slot, n]) => n - (answeredBefore.get(slot) ?? 0),
   );
   if (run.non2xx > 0 || run.errors > 0 || run.timeouts > 0) {
     throw new Error(`${severity}: ${run.non2xx} non-2xx, ${run.errors} errors, ${run.timeouts} timeouts`);
@@ -89,6 +108,13 @@ async function measure(
   const perRequest = (used: number | undefined) => ((used ?? 0) / run.requestsPerSecond) * 1000;
   return {
     ...run,
+    // One process (a one-core machine) has no count per process: it served everything.
+    busiestShare: answered.length > 0 ? Math.max(...answered) / answered.reduce((sum, n) => sum + n, 0) : 1,
+    wal: {
+      records: wal.records / run.total,
+      fullPageImages: wal.fullPageImages / run.total,
+      bytes: wal.bytes / run.total,
+    },
     cpu: {
       PostgreSQL: perRequest(cores.PostgreSQL),
       server: perRequest(cores.server),
@@ -153,6 +179,24 @@ export const incidentIntake: Benchmark = {
       ...(['PostgreSQL', 'server', 'load generator', 'rest'] as const).flatMap((part) => [
         { name: `CPU per stored request: ${part}`, value: mean(stored, (run) => run.cpu[part]), unit: 'ms' },
         { name: `CPU per opening request: ${part}`, value: mean(opened, (run) => run.cpu[part]), unit: 'ms' },
+      ]),
+      // The load's 32 connections stay with the HTTP process that accepted them, and the kernel hands a
+      // burst of new connections out unevenly: a share near 1 means one process served the run alone.
+      {
+        name: 'busiest HTTP process, stored',
+        value: mean(stored, (run) => run.busiestShare),
+        unit: 'of requests',
+      },
+      {
+        name: 'busiest HTTP process, opening',
+        value: mean(opened, (run) => run.busiestShare),
+        unit: 'of requests',
+      },
+      // What a request writes to PostgreSQL's log. Each measurement starts just after a checkpoint, so the
+      // first change to a page writes the whole page: scattered index inserts would show as full-page images.
+      ...(['bytes', 'records', 'fullPageImages'] as const).flatMap((part) => [
+        { name: 'WAL per stored request', value: mean(stored, (run) => run.wal[part]), unit: walUnit[part] },
+        { name: 'WAL per opening request', value: mean(opened, (run) => run.wal[part]), unit: walUnit[part] },
       ]),
     ];
     return results;
