@@ -16,9 +16,9 @@ import type { ChatJob } from './job';
 
 /**
  * `chat.open_channel`: create `inc-<number>-<slug>`, set its topic and purpose, post the card, then
- * whatever the incident wrote with it and meanwhile. Each step is skipped when already done, so a retried (or
- * duplicate) job continues where the last one stopped, and never makes a second channel: the channel
- * is stored with a conditional update, and a creation whose answer was lost is adopted (below).
+ * whatever the incident wrote with it and since. Each step is skipped when already done, so a retried
+ * (or duplicate) job continues where the last one stopped, and never makes a second channel: the
+ * channel is stored with a conditional update, and a creation whose answer was lost is adopted (below).
  */
 export async function openChannel(jc: ChatJob): Promise<void> {
   const incident = await readChatIncident(jc.session);
@@ -103,7 +103,7 @@ async function setUpChannel(jc: ChatJob, incident: ChatIncident, channelId: stri
   await recordChannelTopic(jc.session, topic);
 }
 
-/** The card; it stands for the incident's `incident_created` entry. A refusal is reported. */
+/** The card; it stands for the entries that opened the incident and named its lead. A refusal is reported. */
 async function postCard(jc: ChatJob, incident: ChatIncident, channelId: string): Promise<void> {
   const card = jc.platform.render.card(incident, jc.publicUrl);
   try {
