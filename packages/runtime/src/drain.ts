@@ -39,6 +39,13 @@ export interface Drainable {
 export function drainable(server: Server, logger: Logger): Drainable {
   const connections = new Map<Socket, Connection>();
   let draining = false;
+  // The drain ends once the listener (if any) has closed and the last connection with it: counted here
+  // rather than by net.Server, which does not count connections handed in by `emit('connection')`.
+  let drained: (() => void) | undefined;
+  let listenerClosed = false;
+  const settleIfDrained = () => {
+    if (listenerClosed && connections.size === 0) drained?.();
+  };
 
   const closeWhenIdle = (connection: Connection) => {
     clearTimeout(connection.timer);
@@ -69,6 +76,7 @@ export function drainable(server: Server, logger: Logger): Drainable {
     socket.once('close', () => {
       clearTimeout(connection.timer);
       connections.delete(socket);
+      settleIfDrained();
     });
     idle(connection);
   });
@@ -97,11 +105,16 @@ export function drainable(server: Server, logger: Logger): Drainable {
           );
           for (const connection of connections.values()) connection.socket.destroy();
         }, graceMs);
-        // net.Server#close only stops listening and calls back once the last connection has closed;
-        // http.Server#close would first destroy the "idle" connections described above.
-        NetServer.prototype.close.call(server, () => {
+        drained = () => {
           clearTimeout(force);
           resolve();
+        };
+        // net.Server#close only stops listening (a server fed handed-in connections has nothing to stop,
+        // and says so with an error that means nothing here); http.Server#close would first destroy the
+        // "idle" connections described above.
+        NetServer.prototype.close.call(server, () => {
+          listenerClosed = true;
+          settleIfDrained();
         });
         for (const connection of connections.values()) {
           // Answers not begun yet say the connection ends with them.
