@@ -180,8 +180,8 @@ export const incidentIntake: Benchmark = {
         { name: `CPU per stored request: ${part}`, value: mean(stored, (run) => run.cpu[part]), unit: 'ms' },
         { name: `CPU per opening request: ${part}`, value: mean(opened, (run) => run.cpu[part]), unit: 'ms' },
       ]),
-      // The load's 32 connections stay with the HTTP process that accepted them, and the kernel hands a
-      // burst of new connections out unevenly: a share near 1 means one process served the run alone.
+      // The load's 32 keep-alive connections stay with the HTTP process they were handed to; the primary
+      // hands them out in turn, so with two processes each share should be 0.5 (near 1: one served alone).
       {
         name: 'busiest HTTP process, stored',
         value: mean(stored, (run) => run.busiestShare),

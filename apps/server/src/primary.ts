@@ -91,6 +91,8 @@ export async function runPrimary(webRoot: string): Promise<void> {
     } else {
       const http = new HttpProcesses({
         count: httpProcesses,
+        port: config.port ?? 8080,
+        host: config.host,
         databaseUrl,
         redisUrl: store.url,
         metrics: runtime.ctx.metrics,

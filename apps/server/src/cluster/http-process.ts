@@ -1,6 +1,14 @@
+import type { Socket } from 'node:net';
 import { loadConfigOrExit } from '@firebreak/config';
 import { createLogger } from '@firebreak/logger';
-import { createRuntime, GatheredRegistry, type Runtime, Shutdown, startServer } from '@firebreak/runtime';
+import {
+  createRuntime,
+  GatheredRegistry,
+  type HandedConnectionsServer,
+  type Runtime,
+  Shutdown,
+  serveHandedConnections,
+} from '@firebreak/runtime';
 import { createServerApp } from '../app';
 import {
   type HttpProcessMessage,
@@ -10,12 +18,15 @@ import {
 } from './messages';
 
 const SCRAPE_TIMEOUT_MS = 5000;
+/** After SIGTERM, how long to wait for the primary's `drain` (which follows every connection handed here). */
+const DRAIN_ASKED_TIMEOUT_MS = 5000;
 
 /**
  * One of the processes `pnpm start` forks to serve HTTP (HTTP_PROCESSES above 1): every app's routes and
  * the web UI, nothing else. The primary prepared the database and runs the background work; this
- * process says hello, waits for its `serve` message, serves until the primary says `drain` (or SIGTERM reaches it
- * alone), answers every request it accepted, and exits 0. When the primary dies, node:cluster ends it.
+ * process says hello, waits for its `serve` message, serves the connections the primary hands it until
+ * the primary says `drain` (or SIGTERM reaches it alone), answers every request on them, and exits 0.
+ * When the primary dies, node:cluster ends it.
  */
 export async function runHttpProcess(webRoot: string): Promise<void> {
   const config = loadConfigOrExit();
@@ -76,12 +87,24 @@ export async function runHttpProcess(webRoot: string): Promise<void> {
     void shutdown.run(reason).then(() => process.exit(0));
   };
   // A Ctrl-C reaches the whole process group: the primary drains every process in order, so SIGINT is
-  // left to it. SIGTERM aimed at this process alone drains it (the primary then replaces it).
+  // left to it. SIGTERM aimed at this process alone drains it (the primary then replaces it), once the
+  // primary has stopped handing it connections: its `drain` comes after the last one.
   process.on('SIGINT', () => {});
-  process.on('SIGTERM', () => drain('SIGTERM'));
+  process.on('SIGTERM', () => {
+    if (!process.connected) return drain('SIGTERM');
+    send({ type: 'firebreak:draining' });
+    setTimeout(() => drain('SIGTERM'), DRAIN_ASKED_TIMEOUT_MS).unref();
+  });
 
-  process.on('message', (message: unknown) => {
+  let server: HandedConnectionsServer | undefined;
+  process.on('message', (message: unknown, handle: unknown) => {
     if (!isPrimaryMessage(message)) return;
+    if (message.type === 'firebreak:connection') {
+      // Sent only once this process said it accepts, so the server is there.
+      if (server) server.accept(handle as Socket);
+      else (handle as Socket | undefined)?.destroy();
+      return;
+    }
     onPrimaryMessage(message);
   });
   function onPrimaryMessage(message: PrimaryMessage): void {
@@ -103,7 +126,9 @@ export async function runHttpProcess(webRoot: string): Promise<void> {
     return prepared ? readiness : { ...readiness, status: 'error', database: 'error' };
   };
   const app = createServerApp({ ctx: runtime.ctx, ready, config, webRoot, httpProcess: String(serve.slot) });
-  const server = await startServer(app, config.port ?? 8080, logger, config.host);
-  shutdown.add('http server', () => server.close());
-  logger.info({ pid: process.pid }, 'HTTP process listening');
+  const http = serveHandedConnections(app, logger, config.host);
+  server = http;
+  shutdown.add('http server', () => http.close());
+  send({ type: 'firebreak:accepting' });
+  logger.info({ pid: process.pid }, 'HTTP process taking connections');
 }

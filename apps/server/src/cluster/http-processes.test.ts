@@ -1,7 +1,7 @@
 // `pnpm start` with HTTP_PROCESSES=2, end to end: the requests are spread over two processes, the
 // background work still happens once, and SIGTERM answers every request it accepted before exiting 0.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
@@ -79,23 +79,41 @@ type Outcome =
   | { kind: 'refused' }
   | { kind: 'cut off'; error: string };
 
-/** One request on a connection of its own, so that the round-robin hands each to the next process. */
-function send(method: string, path: string, body?: string): Promise<Outcome> {
+/** One request, on a connection of its own unless an agent keeps one alive. */
+function send(
+  method: string,
+  path: string,
+  body?: string,
+  agent: Agent | false = false,
+  onSocket?: (socket: unknown) => void,
+): Promise<Outcome> {
   return new Promise((done) => {
     const req = request(
       `${url}${path}`,
-      { method, agent: false, headers: { 'content-type': 'application/json' } },
+      { method, agent, headers: { 'content-type': 'application/json' } },
       (res) => {
         res.resume();
         res.on('end', () => done({ kind: 'answered', status: res.statusCode ?? 0 }));
         res.on('error', (error) => done({ kind: 'cut off', error: error.message }));
       },
     );
+    if (onSocket) req.on('socket', onSocket);
+    // A request nobody answers (a connection handed to a process that has gone) fails the test by name.
+    req.setTimeout(10_000, () => req.destroy(new Error('no answer within 10 s')));
     req.on('error', (error: NodeJS.ErrnoException) =>
       done(error.code === 'ECONNREFUSED' ? { kind: 'refused' } : { kind: 'cut off', error: error.message }),
     );
     req.end(body);
   });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The node processes the primary forked (tsx's esbuild service is a child too, and not one of them). */
@@ -108,21 +126,37 @@ function httpProcessPids(): number[] {
 }
 
 describe('pnpm start with HTTP_PROCESSES=2', () => {
-  it('serves from two processes, and one scrape of /metrics counts them both', async () => {
+  it('hands connections opened at once to both processes in turn, and one scrape of /metrics counts them', async () => {
     expect(httpProcessPids()).toHaveLength(2);
     const answeredBy = async () => {
       const metrics = await (await fetch(`${url}/metrics`)).text();
       const counts = metrics.matchAll(/^firebreak_http_requests_by_process_total\{process="(\d)"\} (\d+)$/gm);
-      return { metrics, processes: [...counts].filter((m) => Number(m[2]) > 0).map((m) => m[1]) };
+      return { metrics, counts: new Map([...counts].map((m) => [m[1]!, Number(m[2])])) };
     };
-    // The kernel hands each connection to whichever process accepts first: bursts of new connections
-    // reach both soon, though not in equal shares.
-    for (let round = 0; round < 10 && (await answeredBy()).processes.length < 2; round++) {
-      const outcomes = await Promise.all(Array.from({ length: 20 }, () => send('GET', '/health')));
-      expect(outcomes.every((o) => o.kind === 'answered' && o.status === 200)).toBe(true);
-    }
-    const { metrics, processes } = await answeredBy();
-    expect(processes.sort()).toEqual(['1', '2']);
+    const before = (await answeredBy()).counts;
+    // A burst of keep-alive connections, as a load generator or a proxy filling its pool opens them: each
+    // sends 25 requests on its own connection. The primary hands the connections out in turn, so each
+    // process serves exactly half, where processes accepting from a shared socket could take them all.
+    const CONNECTIONS = 32;
+    const REQUESTS = 25;
+    const agents = Array.from({ length: CONNECTIONS }, () => new Agent({ keepAlive: true, maxSockets: 1 }));
+    const sockets = new Set<unknown>();
+    await Promise.all(
+      agents.map(async (agent) => {
+        for (let i = 0; i < REQUESTS; i++) {
+          const outcome = await send('GET', '/health', undefined, agent, (socket) => sockets.add(socket));
+          expect(outcome).toEqual({ kind: 'answered', status: 200 });
+        }
+      }),
+    );
+    for (const agent of agents) agent.destroy();
+    expect(sockets.size).toBe(CONNECTIONS); // one connection each, kept alive
+    const { metrics, counts } = await answeredBy();
+    // Plus the first scrape, counted once answered (a scrape does not count itself).
+    const served = ['1', '2'].map((slot) => (counts.get(slot) ?? 0) - (before.get(slot) ?? 0));
+    const half = (CONNECTIONS / 2) * REQUESTS;
+    expect(served.reduce((sum, n) => sum + n, 0)).toBe(CONNECTIONS * REQUESTS + 1);
+    for (const n of served) expect([half, half + 1]).toContain(n);
     // The primary's metrics are in the same scrape: its worker reads the queue depths.
     expect(metrics).toMatch(/^firebreak_queue_jobs\{/m);
   });
@@ -168,10 +202,13 @@ describe('pnpm start with HTTP_PROCESSES=2', () => {
   it('replaces an HTTP process that dies, saying so once', async () => {
     const [victim, survivor] = httpProcessPids() as [number, number];
     process.kill(victim, 'SIGKILL');
-    await waitFor(() => (server.output().match(/"msg":"HTTP process listening"/g) ?? []).length === 3, {
-      timeoutMs: 60_000,
-      what: 'a replacement HTTP process',
-    });
+    await waitFor(
+      () => (server.output().match(/"msg":"HTTP process taking connections"/g) ?? []).length === 3,
+      {
+        timeoutMs: 60_000,
+        what: 'a replacement HTTP process',
+      },
+    );
     expect(httpProcessPids()).toHaveLength(2);
     expect(httpProcessPids()).not.toContain(victim);
     expect(httpProcessPids()).toContain(survivor);
@@ -179,6 +216,29 @@ describe('pnpm start with HTTP_PROCESSES=2', () => {
       .output()
       .match(new RegExp(`HTTP process \\d \\(pid ${victim}\\) exited \\(SIGKILL\\)`, 'g'));
     expect(lines).toHaveLength(1);
+  }, 60_000);
+
+  it('drains an HTTP process that SIGTERM reaches alone: the primary stops handing it connections first', async () => {
+    const [victim] = httpProcessPids() as [number, number];
+    const outcomes: Outcome[] = [];
+    let stop = false;
+    // Keep-alive senders, half of whose connections the victim holds: its answers end them
+    // (`Connection: close`), and each sender's next connection must go to a process that serves it.
+    const senders = Array.from({ length: 8 }, async () => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      while (!stop) outcomes.push(await send('GET', '/health', undefined, agent));
+      agent.destroy();
+    });
+    await new Promise((done) => setTimeout(done, 500));
+    process.kill(victim, 'SIGTERM');
+    await waitFor(() => !isAlive(victim), { timeoutMs: 20_000, what: 'the HTTP process to drain and exit' });
+    await new Promise((done) => setTimeout(done, 500)); // requests keep coming after it has gone
+    stop = true;
+    await Promise.all(senders);
+    expect(outcomes.length).toBeGreaterThan(0);
+    expect(outcomes.filter((o) => !(o.kind === 'answered' && o.status === 200))).toEqual([]);
+    expect(server.output()).toMatch(new RegExp(`HTTP process \\d \\(pid ${victim}\\) exited \\(code 0\\)`));
+    await waitFor(() => httpProcessPids().length === 2, { timeoutMs: 30_000, what: 'its replacement' });
   }, 60_000);
 
   it('answers every request in flight at SIGTERM, then exits 0 with every process gone', async () => {
@@ -214,6 +274,7 @@ describe('pnpm start with HTTP_PROCESSES=2', () => {
     expect(outcomes.filter((o) => !(o.kind === 'answered' && o.status === 200))).toEqual([]);
     for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
     expect(server.output()).not.toMatch(/"level":"fatal"/);
-    expect(server.output().match(/"level":"error"/g)).toHaveLength(1); // the crash above
+    // The two exits above, each replaced.
+    expect(server.output().match(/"level":"error"/g)).toHaveLength(2);
   }, 60_000);
 });

@@ -16,13 +16,20 @@ export interface ServeMessage {
 export type PrimaryMessage =
   | ServeMessage
   | { type: 'firebreak:prepared' }
+  // Stop taking connections, answer every one given (all were sent before this), exit 0.
   | { type: 'firebreak:drain' }
+  // Sent with a connection's socket, which the primary accepted without reading from it.
+  | { type: 'firebreak:connection' }
   | { type: 'firebreak:collect-metrics'; id: number }
   | { type: 'firebreak:metrics'; id: number; text?: string; error?: string };
 
 export type HttpProcessMessage =
   // Once its modules are loaded and it listens for messages (any sent earlier would be lost).
   | { type: 'firebreak:hello' }
+  // Its server is up: the primary may hand it connections.
+  | { type: 'firebreak:accepting' }
+  // SIGTERM reached it alone: the primary stops handing it connections and answers with `drain`.
+  | { type: 'firebreak:draining' }
   | { type: 'firebreak:local-metrics'; id: number; metrics: ProcessMetrics }
   | { type: 'firebreak:scrape'; id: number };
 

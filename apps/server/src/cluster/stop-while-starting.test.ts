@@ -43,7 +43,7 @@ async function startAndStopAtFirstListener(): Promise<{ code: number | null; out
     },
   });
   started.push(server);
-  await server.waitForOutput('HTTP process listening', 90_000);
+  await server.waitForOutput('HTTP process taking connections', 90_000);
   const code = await server.stop('SIGTERM');
   return { code, output: server.output() };
 }

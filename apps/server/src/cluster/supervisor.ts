@@ -1,6 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from '@firebreak/logger';
 import { aggregateMetrics, type ProcessMetrics, type Runtime } from '@firebreak/runtime';
+import { ConnectionHandout } from './connection-handout';
 import { isHttpProcessMessage, type PrimaryMessage } from './messages';
 import { HEALTHY_AFTER_MS, replacementDelayMs } from './replacement-delay';
 
@@ -11,6 +12,9 @@ const DRAIN_TIMEOUT_MS = 15_000;
 
 export interface HttpProcessesOptions {
   count: number;
+  /** Where the primary listens (it accepts, the HTTP processes serve). */
+  port: number;
+  host: string;
   databaseUrl: string;
   redisUrl: string;
   /** The primary's own metrics (worker, chat worker, failures), part of every scrape. */
@@ -23,16 +27,18 @@ interface Slot {
   worker?: Worker;
   /** Whether its worker has said hello: messages sent before then would be lost. */
   serving: boolean;
+  /** Whether its worker's server is up, so it may be handed connections. */
+  accepting: boolean;
   startedAt: number;
   crashesInARow: number;
   replacing?: NodeJS.Timeout;
 }
 
 /**
- * The primary's side of `pnpm start` with several HTTP processes: forks them (node:cluster shares the
- * listening socket, which each process accepts from), answers their scrapes with every process's metrics, tells them
- * when the database is prepared, replaces one that exits on its own (after a growing pause, logged once
- * per exit), and drains them all on shutdown.
+ * The primary's side of `pnpm start` with several HTTP processes: forks them, listens and hands each
+ * connection to the next of them (ConnectionHandout), answers their scrapes with every process's
+ * metrics, tells them when the database is prepared, replaces one that exits on its own (after a
+ * growing pause, logged once per exit), and drains them all on shutdown.
  */
 export class HttpProcesses {
   private readonly slots: Slot[];
@@ -40,41 +46,47 @@ export class HttpProcesses {
   private stopping = false;
   private nextCollect = 0;
   private readonly collecting = new Map<number, (metrics: ProcessMetrics) => void>();
+  private readonly handout: ConnectionHandout;
+  /** Settles `start` once every process takes connections. */
+  private started?: () => void;
 
   constructor(private readonly options: HttpProcessesOptions) {
     this.slots = Array.from({ length: options.count }, (_, i) => ({
       number: i + 1,
       serving: false,
+      accepting: false,
       startedAt: 0,
       crashesInARow: 0,
     }));
+    this.handout = new ConnectionHandout(options.logger);
   }
 
-  /** Resolves with the port once every process listens; rejects when one exits first (a port in use). */
-  start(): Promise<number> {
-    return new Promise((resolve, reject) => {
-      let listening = 0;
-      const failed = (worker: Worker, code: number | null, signal: string | null) => {
-        // A shutdown that began while the processes were starting drains them, and they exit: that is
-        // the stop asked for, not a failed start. The shutdown exits the primary; this start never settles.
-        if (this.stopping) return;
-        if (listening < this.slots.length) {
+  /**
+   * Resolves with the port once the primary listens and every process takes connections; rejects when
+   * the address cannot be had (a port in use) or a process exits first.
+   */
+  async start(): Promise<number> {
+    const port = await this.handout.listen(this.options.port, this.options.host);
+    await new Promise<void>((resolve, reject) => {
+      this.started = () => {
+        if (this.slots.every((slot) => slot.accepting)) resolve();
+      };
+      for (const slot of this.slots) {
+        const worker = this.fork(slot);
+        worker.once('exit', (code, signal) => {
+          // A shutdown that began while the processes were starting drains them, and they exit: that
+          // is the stop asked for, not a failed start. The shutdown exits the primary; this start never settles.
+          if (this.stopping || slot.accepting) return;
           reject(
             new Error(
               `an HTTP process (pid ${worker.process.pid}) exited while starting (${signal ?? code})`,
             ),
           );
-        }
-      };
-      for (const slot of this.slots) {
-        const worker = this.fork(slot);
-        worker.once('listening', (address) => {
-          listening += 1;
-          if (listening === this.slots.length) resolve(address.port);
         });
-        worker.once('exit', (code, signal) => failed(worker, code, signal));
       }
     });
+    this.started = undefined;
+    return port;
   }
 
   /** Migrations and the first admin are done: `/ready` may say so in every process. */
@@ -86,6 +98,8 @@ export class HttpProcesses {
   /** Every process stops accepting, answers what it accepted, and exits; resolves when all have. */
   async drain(): Promise<void> {
     this.stopping = true;
+    // Stop accepting first: every connection handed out is then on its way before the `drain` below.
+    this.handout.close();
     const running: Worker[] = [];
     for (const slot of this.slots) {
       clearTimeout(slot.replacing);
@@ -113,14 +127,13 @@ export class HttpProcesses {
   }
 
   private fork(slot: Slot): Worker {
-    // Each HTTP process accepts from the shared socket itself, rather than the primary accepting and
-    // handing connections round-robin: the primary's event loop (escalations, chat) stays off every
-    // request's path, and on shutdown a connection is never left accepted in the primary's queue after
-    // the last process has stopped taking them (node:cluster closes such connections unanswered).
+    // The processes never listen (the primary hands them connections), so node:cluster's scheduling of
+    // a shared socket does not apply; `SCHED_NONE` keeps it from setting up its own round-robin.
     cluster.schedulingPolicy = cluster.SCHED_NONE;
     const worker = cluster.fork();
     slot.worker = worker;
     slot.serving = false;
+    slot.accepting = false;
     slot.startedAt = Date.now();
     // A send to a process that just died fails with EPIPE; its exit is handled below.
     worker.on('error', () => {});
@@ -130,6 +143,8 @@ export class HttpProcesses {
   }
 
   private onExit(slot: Slot, worker: Worker, code: number | null, signal: string | null): void {
+    this.handout.remove(worker);
+    if (slot.worker === worker) slot.accepting = false;
     if (this.stopping || slot.worker !== worker) return;
     slot.crashesInARow = Date.now() - slot.startedAt >= HEALTHY_AFTER_MS ? 1 : slot.crashesInARow + 1;
     const delay = replacementDelayMs(slot.crashesInARow);
@@ -159,6 +174,14 @@ export class HttpProcesses {
         slot: slot.number,
         prepared: this.prepared,
       });
+    } else if (message.type === 'firebreak:accepting') {
+      slot.accepting = true;
+      this.handout.add(worker);
+      this.started?.();
+    } else if (message.type === 'firebreak:draining') {
+      // After the last connection handed to it, so it answers them all before it exits.
+      this.handout.remove(worker);
+      this.send(worker, { type: 'firebreak:drain' });
     } else if (message.type === 'firebreak:local-metrics') {
       this.collecting.get(message.id)?.(message.metrics);
     } else if (message.type === 'firebreak:scrape') {
