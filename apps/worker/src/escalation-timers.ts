@@ -102,9 +102,14 @@ export async function startEscalationReconciler(
       // Most wake-ups find nothing due: one indexed read answers that.
       deadlines = await findEscalationDeadlines(ctx);
       while (deadlines.due && deadlines.due <= ctx.now()) {
+        // What falls due after this moment, the firing below may not have seen. A timer can fire a
+        // millisecond before the deadline it was set for (node counts from the loop's start): the next
+        // step then passed while this pass fired nothing, and, counted from the pass's end, it would no
+        // longer be "upcoming"; the alarm would wait out a held step's backoff, seconds, before firing it.
+        const firing = ctx.now();
         const firedNow = await runDueEscalations(ctx);
         fired += firedNow;
-        deadlines = await findEscalationDeadlines(ctx);
+        deadlines = await findEscalationDeadlines(ctx, firing);
         if (firedNow === 0) break;
       }
       if (deadlines.due && deadlines.due.getTime() <= ctx.now().getTime() - OVERDUE_GRACE_MS) {
