@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
 
 function problemsOf(env: Record<string, string>): string[] {
@@ -87,6 +87,7 @@ describe('loadConfig', () => {
 
 describe('*_FILE secrets', () => {
   const dir = mkdtempSync(join(tmpdir(), 'firebreak-config-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('reads the value from the file, without the trailing newline', () => {
     const file = join(dir, 'bot-token');

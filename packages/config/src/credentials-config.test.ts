@@ -1,8 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
+
+// Holds the secret files these tests write; removed when they are done.
+const dir = mkdtempSync(join(tmpdir(), 'firebreak-config-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('session and metrics settings', () => {
   it('default to a 12-hour idle timeout and open metrics', () => {
@@ -16,7 +20,7 @@ describe('session and metrics settings', () => {
       metricsToken: 'abc',
       sessionIdleTimeoutMinutes: 30,
     });
-    const file = join(mkdtempSync(join(tmpdir(), 'firebreak-config-')), 'metrics-token');
+    const file = join(dir, 'metrics-token');
     writeFileSync(file, 'from-a-file\n');
     expect(loadConfig({ METRICS_TOKEN_FILE: file }).metricsToken).toBe('from-a-file');
   });

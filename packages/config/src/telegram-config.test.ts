@@ -1,8 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { type ConfigError, loadConfig } from './config';
+
+// Holds the secret files these tests write; removed when they are done.
+const dir = mkdtempSync(join(tmpdir(), 'firebreak-config-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const TOKEN = '123456:AAconfig-token_for_the_config_tests_0';
 
@@ -16,7 +20,7 @@ describe('TELEGRAM_*', () => {
   });
 
   it('takes the token from TELEGRAM_BOT_TOKEN_FILE, and a group chat id', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'firebreak-config-')), 'telegram');
+    const file = join(dir, 'telegram');
     writeFileSync(file, `${TOKEN}\n`);
     expect(
       loadConfig({
