@@ -1,5 +1,6 @@
 // Each app also starts alone (docs/api.md#processes), on its own default port or PORT, and answers
 // /health and /ready itself; SIGTERM stops it cleanly.
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
@@ -21,13 +22,18 @@ const children: RunningProcess[] = [];
 beforeAll(async () => {
   db = await createTestDatabase();
 });
+const dataDirs: string[] = [];
 afterAll(async () => {
   for (const child of children) await child.stop('SIGKILL');
+  // Each holds the first admin's generated password.
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
   await db.drop();
 });
 
 async function startAlone(app: string): Promise<{ process: RunningProcess; url: string }> {
   const port = await getFreePort();
+  const dataDir = join(tmpdir(), `firebreak-standalone-${port}`);
+  dataDirs.push(dataDir);
   const started = startProcess(resolve(repoRoot, 'node_modules/.bin/tsx'), [`apps/${app}/src/main.ts`], {
     cwd: repoRoot,
     env: {
@@ -37,7 +43,7 @@ async function startAlone(app: string): Promise<{ process: RunningProcess; url: 
       REDIS_URL: testRedisUrl,
       LOG_LEVEL: 'info',
       // The first admin's password file goes to a scratch directory, not the checkout's .data.
-      DATA_DIR: join(tmpdir(), `firebreak-standalone-${port}`),
+      DATA_DIR: dataDir,
     },
   });
   children.push(started);
